@@ -1,0 +1,24 @@
+/// Where in the test source a step, wait or assertion was written, for pointing failures at it.
+///
+/// Captured from the call site with default arguments (`#fileID`, `#filePath`, `#line`,
+/// `#column`) so that a failure is reported on the line that made the expectation.
+public struct SourceCodeLocation: Sendable, CustomStringConvertible {
+    /// The file as `Module/File.swift`.
+    public var fileID: StaticString
+    /// The file's full path.
+    public var filePath: StaticString
+    /// The 1-based line.
+    public var line: UInt
+    /// The 1-based column.
+    public var column: UInt
+
+    /// Creates a location, by default the caller's.
+    public init(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+        self.fileID = fileID
+        self.filePath = filePath
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(fileID):\(line):\(column)" }
+}
