@@ -6,8 +6,10 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "todo", targets: ["todo"]),
+        .executable(name: "harness", targets: ["harness"]),
         .library(name: "TodoCore", targets: ["TodoCore"]),
         .library(name: "Harness", targets: ["Harness"]),
+        .library(name: "TerminalEmulator", targets: ["TerminalEmulator"]),
     ],
     targets: [
         // The sample app under test.
@@ -15,11 +17,31 @@ let package = Package(
         .executableTarget(name: "todo", dependencies: ["TodoCore"], path: "Sources/todo"),
 
         // The test side.
-        .target(name: "Harness", path: "Harness/Harness"),
+        .target(name: "TerminalEmulator", path: "Harness/TerminalEmulator"),
+        .target(name: "CHarnessShims", path: "Harness/CHarnessShims"),
+        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator"], path: "Harness/Harness"),
+        .executableTarget(name: "harness", dependencies: ["TerminalEmulator"], path: "Harness/harness"),
+
+        // Benchmarks: programs that print figures next to their peers' (see docs/PERFORMANCE.md).
+        .executableTarget(
+            name: "EmulatorBenchmark",
+            dependencies: ["TerminalEmulator"],
+            path: "Benchmarks/EmulatorBenchmark",
+            exclude: ["setup.sh", "vterm_driver.c", "pyte_driver.py"]
+        ),
+        .executableTarget(
+            name: "LatencyBenchmark",
+            dependencies: ["Harness", "CHarnessShims", "TerminalEmulator"],
+            path: "Benchmarks/LatencyBenchmark"
+        ),
 
         // Tests.
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
-        .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo"]),
+        .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness"]),
+        .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
-    ]
+        .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "FlowTests", dependencies: ["Harness"]),
+    ],
+    swiftLanguageModes: [.v6]
 )

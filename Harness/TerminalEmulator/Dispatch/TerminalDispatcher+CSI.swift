@@ -1,0 +1,163 @@
+extension TerminalDispatcher {
+    // MARK: - Control sequences
+
+    mutating func csiDispatch(_ parameters: CSIParameters, intermediates: Intermediates, final: UInt8) {
+        if intermediates.count > 0 {
+            dispatchWithIntermediate(parameters, intermediates, final)
+            return
+        }
+        switch intermediates.privateMarker {
+        case 0: break
+        case UInt8(ascii: "?"):
+            dispatchPrivate(parameters, final)
+            return
+        case UInt8(ascii: ">"):
+            switch final {
+            case UInt8(ascii: "c"): if parameters[0] == 0 { respond("\u{1B}[>1;10;0c") }  // DA2
+            case UInt8(ascii: "m"), UInt8(ascii: "n"), UInt8(ascii: "q"), UInt8(ascii: "u"), UInt8(ascii: "t"): break
+            default: unhandledSequenceCount += 1
+            }
+            return
+        default:
+            if final != UInt8(ascii: "u") && final != UInt8(ascii: "c") { unhandledSequenceCount += 1 }
+            return
+        }
+
+        let p = parameters
+        switch final {
+        case UInt8(ascii: "@"): screen.insertBlankCharacters(p.value(at: 0, default: 1))
+        case UInt8(ascii: "A"): screen.moveCursorUp(p.value(at: 0, default: 1))
+        case UInt8(ascii: "B"), UInt8(ascii: "e"): screen.moveCursorDown(p.value(at: 0, default: 1))
+        case UInt8(ascii: "C"), UInt8(ascii: "a"): screen.moveCursorForward(p.value(at: 0, default: 1))
+        case UInt8(ascii: "D"): screen.moveCursorBackward(p.value(at: 0, default: 1))
+        case UInt8(ascii: "E"):
+            screen.moveCursorDown(p.value(at: 0, default: 1))
+            screen.carriageReturn()
+        case UInt8(ascii: "F"):
+            screen.moveCursorUp(p.value(at: 0, default: 1))
+            screen.carriageReturn()
+        case UInt8(ascii: "G"), UInt8(ascii: "`"): screen.moveCursor(toCol: p.value(at: 0, default: 1) - 1)
+        case UInt8(ascii: "H"), UInt8(ascii: "f"):
+            screen.moveCursor(toRow: p.value(at: 0, default: 1) - 1, col: p.value(at: 1, default: 1) - 1)
+        case UInt8(ascii: "I"): screen.tabForward(p.value(at: 0, default: 1))
+        case UInt8(ascii: "J"):
+            switch p[0] {
+            case 0: screen.erase(inDisplay: .toEnd)
+            case 1: screen.erase(inDisplay: .toStart)
+            case 2: screen.erase(inDisplay: .all)
+            case 3: break // scrollback: there is none
+            default: unhandledSequenceCount += 1
+            }
+        case UInt8(ascii: "K"):
+            switch p[0] {
+            case 0: screen.erase(inLine: .toEnd)
+            case 1: screen.erase(inLine: .toStart)
+            case 2: screen.erase(inLine: .all)
+            default: unhandledSequenceCount += 1
+            }
+        case UInt8(ascii: "L"): screen.insertLines(p.value(at: 0, default: 1))
+        case UInt8(ascii: "M"): screen.deleteLines(p.value(at: 0, default: 1))
+        case UInt8(ascii: "P"): screen.deleteCharacters(p.value(at: 0, default: 1))
+        case UInt8(ascii: "S"): screen.scrollUp(p.value(at: 0, default: 1))
+        case UInt8(ascii: "T"):
+            if p.count <= 1 { screen.scrollDown(p.value(at: 0, default: 1)) } else { unhandledSequenceCount += 1 }
+        case UInt8(ascii: "X"): screen.eraseCharacters(p.value(at: 0, default: 1))
+        case UInt8(ascii: "Z"): screen.tabBackward(p.value(at: 0, default: 1))
+        case UInt8(ascii: "b"): screen.repeatLastCharacter(p.value(at: 0, default: 1))
+        case UInt8(ascii: "c"): if p[0] == 0 { respond("\u{1B}[?62;22c") }  // DA1: VT220, ANSI color
+        case UInt8(ascii: "d"): screen.moveCursor(toRow: p.value(at: 0, default: 1) - 1)
+        case UInt8(ascii: "g"):
+            switch p[0] {
+            case 0: screen.clearTabStop(all: false)
+            case 3: screen.clearTabStop(all: true)
+            default: break
+            }
+        case UInt8(ascii: "h"), UInt8(ascii: "l"):
+            let on = final == UInt8(ascii: "h")
+            for index in 0..<p.count {
+                switch p[index] {
+                case 4: screen.insertMode = on
+                case 20: screen.newLineMode = on
+                case 2, 12: break // keyboard lock, local echo
+                default: unhandledSequenceCount += 1
+                }
+            }
+        case UInt8(ascii: "m"): selectGraphicRendition(p)
+        case UInt8(ascii: "n"):
+            switch p[0] {
+            case 5: respond("\u{1B}[0n")
+            case 6: respond("\u{1B}[\(reportedRow);\(screen.cursorCol + 1)R")
+            default: unhandledSequenceCount += 1
+            }
+        case UInt8(ascii: "r"):
+            screen.setScrollRegion(top: p.value(at: 0, default: 1) - 1, bottom: p.value(at: 1, default: screen.rows) - 1)
+        case UInt8(ascii: "s"): screen.saveCursor()
+        case UInt8(ascii: "u"): screen.restoreCursor()
+        case UInt8(ascii: "t"): break // window manipulation: nothing to do
+        default: unhandledSequenceCount += 1
+        }
+    }
+
+    /// The cursor row as DSR 6 reports it (1-based, relative to the region in origin mode).
+    var reportedRow: Int {
+        screen.cursorRow - (screen.modes.originMode ? screen.scrollTop : 0) + 1
+    }
+
+    private mutating func dispatchWithIntermediate(_ p: CSIParameters, _ intermediates: Intermediates, _ final: UInt8) {
+        switch (intermediates.privateMarker, intermediates.first, final) {
+        case (0, UInt8(ascii: "!"), UInt8(ascii: "p")): screen.softReset()         // DECSTR
+        case (0, UInt8(ascii: " "), UInt8(ascii: "q")): break                      // DECSCUSR cursor shape
+        case (0, UInt8(ascii: "\""), UInt8(ascii: "p")): break                     // DECSCL
+        case (0, UInt8(ascii: "\""), UInt8(ascii: "q")): break                     // DECSCA
+        case (_, UInt8(ascii: "$"), UInt8(ascii: "p")): break                      // DECRQM
+        default: unhandledSequenceCount += 1
+        }
+    }
+
+    // MARK: - DEC private modes
+
+    private mutating func dispatchPrivate(_ p: CSIParameters, _ final: UInt8) {
+        switch final {
+        case UInt8(ascii: "h"), UInt8(ascii: "l"):
+            let on = final == UInt8(ascii: "h")
+            for index in 0..<p.count { setPrivateMode(p[index], on) }
+        case UInt8(ascii: "n"):
+            if p[0] == 6 { respond("\u{1B}[?\(reportedRow);\(screen.cursorCol + 1)R") } else { unhandledSequenceCount += 1 }
+        case UInt8(ascii: "s"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "c"): break // save/restore modes, kitty keys
+        case UInt8(ascii: "J"), UInt8(ascii: "K"):
+            // DECSED/DECSEL: selective erase, treated as a plain erase.
+            var plain = Intermediates()
+            plain.privateMarker = 0
+            csiDispatch(p, intermediates: plain, final: final)
+        default: unhandledSequenceCount += 1
+        }
+    }
+
+    private mutating func setPrivateMode(_ mode: Int, _ on: Bool) {
+        switch mode {
+        case 1: screen.modes.applicationCursorKeys = on
+        case 6:
+            screen.modes.originMode = on
+            screen.moveCursor(toRow: 0, col: 0)
+        case 7: screen.modes.autowrap = on
+        case 25: screen.modes.cursorVisible = on
+        case 47:
+            if on { screen.enterAlternateScreen(clear: false, saveCursor: false) }
+            else { screen.leaveAlternateScreen(clear: false, restoreCursor: false) }
+        case 1047:
+            if on { screen.enterAlternateScreen(clear: false, saveCursor: false) }
+            else { screen.leaveAlternateScreen(clear: true, restoreCursor: false) }
+        case 1048:
+            if on { screen.saveCursor() } else { screen.restoreCursor() }
+        case 1049:
+            if on { screen.enterAlternateScreen(clear: true, saveCursor: true) }
+            else { screen.leaveAlternateScreen(clear: false, restoreCursor: true) }
+        case 66: screen.modes.applicationKeypad = on
+        case 2004: screen.modes.bracketedPaste = on
+        case 3, 4, 5, 8, 9, 12, 40, 45, 67, 69, 95, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1015, 1016,
+             1034, 1035, 1036, 1037, 1039, 1042, 1043, 1070, 2026, 2027, 2031, 7727:
+            break // columns, smooth scroll, reverse video, blink, mouse, focus, meta key, sync output...
+        default: unhandledSequenceCount += 1
+        }
+    }
+}

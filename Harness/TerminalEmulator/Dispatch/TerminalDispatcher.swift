@@ -1,0 +1,112 @@
+/// Turns parser actions into screen operations: reads "0 means default" parameters,
+/// chooses the operation, collects answers for the program (DSR, DA) and counts what
+/// it does not understand. Never throws: unknown input is ignored.
+struct TerminalDispatcher: TerminalPerformer {
+    var screen: Screen
+    /// Answers to write back to the program, delivered by `Terminal` after each chunk.
+    var responses: [UInt8] = []
+    /// Sequences recognised by the parser but not implemented here.
+    var unhandledSequenceCount = 0
+
+    init(cols: Int, rows: Int) {
+        screen = Screen(cols: cols, rows: rows)
+    }
+
+    // MARK: - Printing and controls
+
+    @inline(__always)
+    mutating func print(_ scalar: Unicode.Scalar) {
+        screen.print(scalar)
+    }
+
+    @inline(__always)
+    mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+        screen.printASCII(bytes)
+    }
+
+    mutating func execute(_ control: UInt8) {
+        switch control {
+        case 0x08: screen.moveCursorBackward(1)             // BS
+        case 0x09: screen.tabForward()                      // HT
+        case 0x0A, 0x0B, 0x0C: screen.lineFeed()            // LF, VT, FF
+        case 0x0D: screen.carriageReturn()                  // CR
+        case 0x0E: screen.charsets.shiftedOut = true        // SO
+        case 0x0F: screen.charsets.shiftedOut = false       // SI
+        default: break                                      // NUL, BEL, ENQ, CAN, SUB...: nothing to draw
+        }
+    }
+
+    // MARK: - Escape sequences
+
+    mutating func escDispatch(intermediates: Intermediates, final: UInt8) {
+        switch intermediates.count {
+        case 0:
+            switch final {
+            case UInt8(ascii: "7"): screen.saveCursor()
+            case UInt8(ascii: "8"): screen.restoreCursor()
+            case UInt8(ascii: "D"): screen.index()
+            case UInt8(ascii: "E"): screen.nextLine()
+            case UInt8(ascii: "H"): screen.setTabStop()
+            case UInt8(ascii: "M"): screen.reverseIndex()
+            case UInt8(ascii: "c"): screen.fullReset()
+            case UInt8(ascii: "="): screen.modes.applicationKeypad = true
+            case UInt8(ascii: ">"): screen.modes.applicationKeypad = false
+            case UInt8(ascii: "\\"): break                                  // ST ending a string
+            case UInt8(ascii: "N"), UInt8(ascii: "O"): break               // SS2, SS3: G2/G3 unused
+            default: unhandledSequenceCount += 1
+            }
+        case 1:
+            switch intermediates[0] {
+            case UInt8(ascii: "("): screen.charsets.g0 = Self.charset(final)
+            case UInt8(ascii: ")"): screen.charsets.g1 = Self.charset(final)
+            case UInt8(ascii: "*"), UInt8(ascii: "+"): break               // G2/G3 designations: unused
+            case UInt8(ascii: "#"):
+                if final == UInt8(ascii: "8") { screen.fillWithTestPattern() } else { unhandledSequenceCount += 1 }
+            case UInt8(ascii: "%"), UInt8(ascii: " "): break               // UTF-8 select, S7C1T/S8C1T
+            default: unhandledSequenceCount += 1
+            }
+        default:
+            unhandledSequenceCount += 1
+        }
+    }
+
+    static func charset(_ final: UInt8) -> Charset {
+        switch final {
+        case UInt8(ascii: "0"): return .decSpecialGraphics
+        case UInt8(ascii: "A"): return .british
+        default: return .ascii
+        }
+    }
+
+    // MARK: - OSC
+
+    mutating func oscDispatch(_ payload: [UInt8], bellTerminated: Bool) {
+        let separator = payload.firstIndex(of: UInt8(ascii: ";")) ?? payload.endIndex
+        let command = payload[..<separator]
+        let argument = separator < payload.endIndex ? payload[(separator + 1)...] : []
+        switch String(decoding: command, as: UTF8.self) {
+        case "0", "2":
+            screen.title = String(decoding: argument, as: UTF8.self)
+        case "1", "4", "7", "8", "10", "11", "12", "52", "104", "110", "111", "112", "133", "1337":
+            break // icon name, palette, cwd, hyperlinks, colors, clipboard, prompts: nothing to show
+        default:
+            unhandledSequenceCount += 1
+        }
+    }
+
+    // MARK: - DCS
+
+    mutating func hook(_ parameters: CSIParameters, intermediates: Intermediates, final: UInt8) {
+        unhandledSequenceCount += 1 // DECRQSS, sixel, tmux passthrough...: not shown
+    }
+
+    mutating func put(_ byte: UInt8) {}
+
+    mutating func unhook() {}
+
+    // MARK: - Answers
+
+    mutating func respond(_ text: String) {
+        responses.append(contentsOf: Array(text.utf8))
+    }
+}

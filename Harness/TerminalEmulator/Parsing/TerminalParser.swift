@@ -1,0 +1,376 @@
+/// A resumable byte parser for what terminal programs write: the DEC/VT500 state machine
+/// described at https://vt100.net/emu/dec_ansi_parser, with UTF-8 decoding in the ground state.
+///
+/// Feed it chunks of any size: an escape sequence or a UTF-8 character split across chunks
+/// continues with the next chunk. Parameter, intermediate and OSC buffers are capped, so
+/// hostile input cannot grow memory. Bytes 0x80-0x9F are UTF-8 continuation bytes, not
+/// C1 controls (as in xterm's UTF-8 mode).
+///
+/// ```swift
+/// var parser = TerminalParser()
+/// parser.feed(Array("\u{1B}[1mhi".utf8), into: &performer)
+/// ```
+public struct TerminalParser: Sendable {
+    /// Largest OSC payload kept; the rest of a longer one is dropped.
+    public static let oscCapacity = 4096
+
+    /// The current state (ground between sequences).
+    public private(set) var state: ParserState = .ground
+    /// Sequences dropped because they were malformed or overflowed a buffer.
+    public private(set) var malformedSequenceCount = 0
+
+    private var parameters = CSIParameters()
+    private var currentParameter: UInt32 = 0
+    private var parameterStarted = false
+    private var nextIsSubparameter = false
+    private var intermediates = Intermediates()
+    private var overflowed = false
+    private var osc: [UInt8] = []
+
+    // UTF-8 decoder state.
+    private var utf8Scalar: UInt32 = 0
+    private var utf8Remaining = 0
+    private var utf8Lower: UInt8 = 0x80
+    private var utf8Upper: UInt8 = 0xBF
+
+    /// A parser in the ground state.
+    public init() {
+        osc.reserveCapacity(256)
+    }
+
+    /// Parses bytes, calling the performer for each recognised action.
+    public mutating func feed<P: TerminalPerformer>(_ bytes: UnsafeRawBufferPointer, into performer: inout P) {
+        let count = bytes.count
+        guard count > 0, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var index = 0
+        while index < count {
+            if state == .ground && utf8Remaining == 0 {
+                // Fast path: a run of printable ASCII goes to the performer in one call.
+                var end = index
+                while end < count {
+                    let byte = base[end]
+                    if byte < 0x20 || byte > 0x7E { break }
+                    end += 1
+                }
+                if end > index {
+                    performer.printASCII(UnsafeBufferPointer(start: base + index, count: end - index))
+                    index = end
+                    if index == count { break }
+                }
+                let byte = base[index]
+                index += 1
+                if byte < 0x20 {
+                    if byte == 0x1B { enterEscape() } else { performer.execute(byte) }
+                    continue
+                }
+                if byte == 0x7F { continue }
+                decodeUTF8(byte, &performer)
+                continue
+            }
+            let byte = base[index]
+            index += 1
+            advance(byte, &performer)
+        }
+    }
+
+    /// Parses bytes (convenience for arrays).
+    public mutating func feed<P: TerminalPerformer>(_ bytes: [UInt8], into performer: inout P) {
+        bytes.withUnsafeBytes { feed($0, into: &performer) }
+    }
+
+    /// Back to the ground state, dropping any partial sequence or character.
+    public mutating func reset() {
+        state = .ground
+        utf8Remaining = 0
+        clearSequence()
+        osc.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: - State machine
+
+    private mutating func advance<P: TerminalPerformer>(_ byte: UInt8, _ performer: inout P) {
+        // Transitions from anywhere.
+        switch byte {
+        case 0x18, 0x1A: // CAN, SUB: abort the sequence.
+            leaveString(&performer, dispatchOSC: false)
+            flushPartialUTF8(&performer)
+            if state != .ground { malformedSequenceCount += 1 }
+            state = .ground
+            performer.execute(byte)
+            return
+        case 0x1B:
+            leaveString(&performer, dispatchOSC: true)
+            flushPartialUTF8(&performer)
+            enterEscape()
+            return
+        default:
+            break
+        }
+
+        switch state {
+        case .ground:
+            if byte < 0x20 {
+                flushPartialUTF8(&performer)
+                performer.execute(byte)
+            } else if byte < 0x7F {
+                flushPartialUTF8(&performer)
+                performer.print(Unicode.Scalar(byte))
+            } else if byte == 0x7F {
+                flushPartialUTF8(&performer)
+            } else {
+                decodeUTF8(byte, &performer)
+            }
+
+        case .escape:
+            switch byte {
+            case 0x00...0x1F: performer.execute(byte)
+            case 0x20...0x2F: collect(byte); state = .escapeIntermediate
+            case 0x50: clearSequence(); state = .dcsEntry
+            case 0x58, 0x5E, 0x5F: state = .sosPmApcString
+            case 0x5B: clearSequence(); state = .csiEntry
+            case 0x5D: osc.removeAll(keepingCapacity: true); state = .oscString
+            case 0x30...0x7E: dispatchEscape(byte, &performer)
+            default: break // DEL and high bytes are ignored here.
+            }
+
+        case .escapeIntermediate:
+            switch byte {
+            case 0x00...0x1F: performer.execute(byte)
+            case 0x20...0x2F: collect(byte)
+            case 0x30...0x7E: dispatchEscape(byte, &performer)
+            default: break
+            }
+
+        case .csiEntry:
+            switch byte {
+            case 0x00...0x1F: performer.execute(byte)
+            case 0x20...0x2F: collect(byte); state = .csiIntermediate
+            case 0x30...0x3B: parameterByte(byte); state = .csiParam
+            case 0x3C...0x3F: intermediates.privateMarker = byte; state = .csiParam
+            case 0x40...0x7E: dispatchCSI(byte, &performer)
+            default: break
+            }
+
+        case .csiParam:
+            switch byte {
+            case 0x00...0x1F: performer.execute(byte)
+            case 0x30...0x3B: parameterByte(byte)
+            case 0x3C...0x3F: state = .csiIgnore
+            case 0x20...0x2F: collect(byte); state = .csiIntermediate
+            case 0x40...0x7E: dispatchCSI(byte, &performer)
+            default: break
+            }
+
+        case .csiIntermediate:
+            switch byte {
+            case 0x00...0x1F: performer.execute(byte)
+            case 0x20...0x2F: collect(byte)
+            case 0x30...0x3F: state = .csiIgnore
+            case 0x40...0x7E: dispatchCSI(byte, &performer)
+            default: break
+            }
+
+        case .csiIgnore:
+            switch byte {
+            case 0x00...0x1F: performer.execute(byte)
+            case 0x40...0x7E: malformedSequenceCount += 1; state = .ground
+            default: break
+            }
+
+        case .dcsEntry:
+            switch byte {
+            case 0x20...0x2F: collect(byte); state = .dcsIntermediate
+            case 0x30...0x39, 0x3B: parameterByte(byte); state = .dcsParam
+            case 0x3A: state = .dcsIgnore
+            case 0x3C...0x3F: intermediates.privateMarker = byte; state = .dcsParam
+            case 0x40...0x7E: hook(byte, &performer)
+            default: break
+            }
+
+        case .dcsParam:
+            switch byte {
+            case 0x30...0x39, 0x3B: parameterByte(byte)
+            case 0x3A, 0x3C...0x3F: state = .dcsIgnore
+            case 0x20...0x2F: collect(byte); state = .dcsIntermediate
+            case 0x40...0x7E: hook(byte, &performer)
+            default: break
+            }
+
+        case .dcsIntermediate:
+            switch byte {
+            case 0x20...0x2F: collect(byte)
+            case 0x30...0x3F: state = .dcsIgnore
+            case 0x40...0x7E: hook(byte, &performer)
+            default: break
+            }
+
+        case .dcsPassthrough:
+            if byte != 0x7F { performer.put(byte) }
+
+        case .dcsIgnore, .sosPmApcString:
+            break
+
+        case .oscString:
+            if byte == 0x07 {
+                finishParameterlessString(&performer, bell: true)
+            } else if byte >= 0x20 {
+                if osc.count < Self.oscCapacity { osc.append(byte) } else { overflowed = true }
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func enterEscape() {
+        clearSequence()
+        state = .escape
+    }
+
+    @inline(__always)
+    private mutating func clearSequence() {
+        parameters.removeAll()
+        currentParameter = 0
+        parameterStarted = false
+        nextIsSubparameter = false
+        intermediates = Intermediates()
+        overflowed = false
+    }
+
+    @inline(__always)
+    private mutating func collect(_ byte: UInt8) {
+        if !intermediates.append(byte) { overflowed = true }
+    }
+
+    @inline(__always)
+    private mutating func parameterByte(_ byte: UInt8) {
+        switch byte {
+        case 0x30...0x39:
+            currentParameter = min(currentParameter &* 10 &+ UInt32(byte - 0x30), 65535)
+            parameterStarted = true
+        case 0x3A, 0x3B:
+            if parameters.count >= CSIParameters.capacity { overflowed = true }
+            parameters.append(UInt16(currentParameter), isSubparameter: nextIsSubparameter)
+            nextIsSubparameter = byte == 0x3A
+            currentParameter = 0
+            parameterStarted = true
+        default:
+            break
+        }
+    }
+
+    @inline(__always)
+    private mutating func finishParameters() {
+        if parameterStarted {
+            if parameters.count >= CSIParameters.capacity { overflowed = true }
+            parameters.append(UInt16(currentParameter), isSubparameter: nextIsSubparameter)
+        }
+    }
+
+    private mutating func dispatchCSI<P: TerminalPerformer>(_ final: UInt8, _ performer: inout P) {
+        state = .ground
+        finishParameters()
+        if overflowed {
+            malformedSequenceCount += 1
+            return
+        }
+        performer.csiDispatch(parameters, intermediates: intermediates, final: final)
+    }
+
+    private mutating func dispatchEscape<P: TerminalPerformer>(_ final: UInt8, _ performer: inout P) {
+        state = .ground
+        if overflowed {
+            malformedSequenceCount += 1
+            return
+        }
+        performer.escDispatch(intermediates: intermediates, final: final)
+    }
+
+    private mutating func hook<P: TerminalPerformer>(_ final: UInt8, _ performer: inout P) {
+        finishParameters()
+        if overflowed {
+            malformedSequenceCount += 1
+            state = .dcsIgnore
+            return
+        }
+        state = .dcsPassthrough
+        performer.hook(parameters, intermediates: intermediates, final: final)
+    }
+
+    /// Exit actions of string states when ESC, CAN or SUB arrives.
+    @inline(__always)
+    private mutating func leaveString<P: TerminalPerformer>(_ performer: inout P, dispatchOSC: Bool) {
+        switch state {
+        case .dcsPassthrough:
+            performer.unhook()
+        case .oscString:
+            if dispatchOSC {
+                finishParameterlessString(&performer, bell: false)
+            } else {
+                osc.removeAll(keepingCapacity: true)
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func finishParameterlessString<P: TerminalPerformer>(_ performer: inout P, bell: Bool) {
+        state = .ground
+        if overflowed { malformedSequenceCount += 1 }
+        performer.oscDispatch(osc, bellTerminated: bell)
+        osc.removeAll(keepingCapacity: true)
+        overflowed = false
+    }
+
+    // MARK: - UTF-8
+
+    /// Decodes one byte >= 0x80 in the ground state; invalid input prints U+FFFD
+    /// (one per maximal invalid subpart, as the Unicode standard recommends).
+    @inline(__always)
+    private mutating func decodeUTF8<P: TerminalPerformer>(_ byte: UInt8, _ performer: inout P) {
+        if utf8Remaining > 0 {
+            if byte >= utf8Lower && byte <= utf8Upper {
+                utf8Scalar = utf8Scalar << 6 | UInt32(byte & 0x3F)
+                utf8Remaining -= 1
+                utf8Lower = 0x80
+                utf8Upper = 0xBF
+                if utf8Remaining == 0 {
+                    performer.print(Unicode.Scalar(utf8Scalar) ?? "\u{FFFD}")
+                }
+                return
+            }
+            // Not a valid continuation: the partial character is replaced, the byte starts afresh.
+            utf8Remaining = 0
+            utf8Lower = 0x80
+            utf8Upper = 0xBF
+            performer.print("\u{FFFD}")
+        }
+        switch byte {
+        case 0xC2...0xDF:
+            utf8Scalar = UInt32(byte & 0x1F); utf8Remaining = 1
+        case 0xE0:
+            utf8Scalar = 0; utf8Remaining = 2; utf8Lower = 0xA0
+        case 0xE1...0xEC, 0xEE, 0xEF:
+            utf8Scalar = UInt32(byte & 0x0F); utf8Remaining = 2
+        case 0xED:
+            utf8Scalar = 0x0D; utf8Remaining = 2; utf8Upper = 0x9F
+        case 0xF0:
+            utf8Scalar = 0; utf8Remaining = 3; utf8Lower = 0x90
+        case 0xF1...0xF3:
+            utf8Scalar = UInt32(byte & 0x07); utf8Remaining = 3
+        case 0xF4:
+            utf8Scalar = 4; utf8Remaining = 3; utf8Upper = 0x8F
+        default: // 0x80-0xC1 (stray continuation or overlong lead), 0xF5-0xFF.
+            performer.print("\u{FFFD}")
+        }
+    }
+
+    /// A partial UTF-8 character interrupted by a control or ASCII byte becomes U+FFFD.
+    @inline(__always)
+    private mutating func flushPartialUTF8<P: TerminalPerformer>(_ performer: inout P) {
+        if utf8Remaining > 0 {
+            utf8Remaining = 0
+            utf8Lower = 0x80
+            utf8Upper = 0xBF
+            if state == .ground { performer.print("\u{FFFD}") }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+extension Screen {
+    // MARK: - Alternate screen
+
+    /// Shows the alternate buffer (cleared first when `clear`), saving the cursor first when `saveCursor`.
+    mutating func enterAlternateScreen(clear: Bool, saveCursor save: Bool) {
+        if save { saveCursor() }
+        if activeBuffer == .main {
+            swap(&grid, &hiddenGrid)
+            activeBuffer = .alternate
+            modes.alternateScreen = true
+        }
+        if clear { grid.fillAll(with: eraseBlank) }
+    }
+
+    /// Shows the main buffer again (clearing the alternate one first when `clear`),
+    /// restoring the cursor saved on entry when `restoreCursor`.
+    mutating func leaveAlternateScreen(clear: Bool, restoreCursor restore: Bool) {
+        if activeBuffer == .alternate {
+            if clear { grid.fillAll(with: eraseBlank) }
+            swap(&grid, &hiddenGrid)
+            activeBuffer = .main
+            modes.alternateScreen = false
+        }
+        if restore { restoreCursor() }
+    }
+
+    // MARK: - Resets
+
+    /// RIS: everything back to power-on state (size kept).
+    mutating func fullReset() {
+        self = Screen(cols: cols, rows: rows)
+    }
+
+    /// DECSTR: modes, pen, region, charsets and saved cursor reset; content and cursor kept.
+    mutating func softReset() {
+        modes.cursorVisible = true
+        modes.originMode = false
+        modes.autowrap = true
+        modes.applicationCursorKeys = false
+        modes.applicationKeypad = false
+        insertMode = false
+        pendingWrap = false
+        pen = .blank
+        charsets = CharsetState()
+        scrollTop = 0
+        scrollBottom = rows - 1
+        let home = SavedCursor(row: 0, col: 0, pendingWrap: false, pen: .blank, originMode: false, charsets: CharsetState())
+        if activeBuffer == .main { savedMain = home } else { savedAlternate = home }
+    }
+}

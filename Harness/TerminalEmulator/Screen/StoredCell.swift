@@ -1,0 +1,61 @@
+/// A cell as the screen stores it: 16 bytes, no reference, no String.
+///
+/// `content` is 0 for a blank, a Unicode scalar value, or `clusterFlag | index` into the
+/// screen's `ClusterTable` when combining marks were attached.
+struct StoredCell: Equatable {
+    var content: UInt32
+    var foreground: UInt32
+    var background: UInt32
+    var flags: UInt16
+
+    static let clusterFlag: UInt32 = 1 << 31
+
+    // Attribute bits.
+    static let bold: UInt16 = 1 << 0
+    static let dim: UInt16 = 1 << 1
+    static let italic: UInt16 = 1 << 2
+    static let underline: UInt16 = 1 << 3
+    static let blink: UInt16 = 1 << 4
+    static let inverse: UInt16 = 1 << 5
+    static let hidden: UInt16 = 1 << 6
+    static let strikethrough: UInt16 = 1 << 7
+    static let attributeMask: UInt16 = 0x00FF
+    // Width bits.
+    static let wide: UInt16 = 1 << 8
+    static let continuation: UInt16 = 1 << 9
+
+    /// The plain blank cell.
+    static let blank = StoredCell(content: 0, foreground: 0, background: 0, flags: 0)
+
+    @inline(__always) var isContinuation: Bool { flags & Self.continuation != 0 }
+    @inline(__always) var isWide: Bool { flags & Self.wide != 0 }
+
+    // MARK: - Packed colors: 0 default, 1 << 24 | index, 2 << 24 | rgb.
+
+    static func pack(_ color: TerminalColor) -> UInt32 {
+        switch color {
+        case .default: return 0
+        case let .indexed(index): return 1 << 24 | UInt32(index)
+        case let .rgb(r, g, b): return 2 << 24 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+        }
+    }
+
+    static func unpack(_ packed: UInt32) -> TerminalColor {
+        switch packed >> 24 {
+        case 1: return .indexed(UInt8(truncatingIfNeeded: packed))
+        case 2: return .rgb(UInt8(truncatingIfNeeded: packed >> 16), UInt8(truncatingIfNeeded: packed >> 8), UInt8(truncatingIfNeeded: packed))
+        default: return .default
+        }
+    }
+
+    /// The public attributes of this cell.
+    var attributes: CellAttributes {
+        CellAttributes(
+            foreground: Self.unpack(foreground), background: Self.unpack(background),
+            bold: flags & Self.bold != 0, dim: flags & Self.dim != 0, italic: flags & Self.italic != 0,
+            underline: flags & Self.underline != 0, blink: flags & Self.blink != 0,
+            inverse: flags & Self.inverse != 0, hidden: flags & Self.hidden != 0,
+            strikethrough: flags & Self.strikethrough != 0
+        )
+    }
+}

@@ -1,0 +1,8 @@
+import Foundation
+import TerminalEmulator
+
+// The `harness` command-line tool. Each subcommand is a `Command`; add one by appending
+// it to `HarnessCLI.commands`.
+
+let status = HarnessCLI.run(Array(CommandLine.arguments.dropFirst()))
+exit(status)
