@@ -227,3 +227,13 @@ int harness_spawn_in_pty(const char *path,
     *failed_step = received == sizeof message ? message[0] : HARNESS_SPAWN_STEP_EXECVE;
     return received == sizeof message && message[1] != 0 ? message[1] : EIO;
 }
+
+int harness_pidfd_open(pid_t pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}

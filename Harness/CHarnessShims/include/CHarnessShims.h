@@ -44,6 +44,10 @@ int harness_spawn_in_pty(const char *path,
                          pid_t *pid,
                          int *failed_step);
 
+/// `pidfd_open(pid, 0)` on Linux 5.3+: a descriptor (close-on-exec) that becomes readable when
+/// the process exits. Returns -1 with errno set (ENOSYS where unavailable).
+int harness_pidfd_open(pid_t pid);
+
 #ifdef __cplusplus
 }
 #endif

@@ -341,8 +341,14 @@ final class SessionCore: @unchecked Sendable {
             condition.unlock()
             if !exited { _ = try? Posix.kill(group, SIGKILL) }
         }
-        // Whatever is left of the group (background jobs of a shell that exited) goes too.
+        // Whatever is left of the group (background jobs of a shell that exited) goes too,
+        // and terminate returns once those processes are gone (pidfds, event driven).
         _ = try? Posix.kill(group, SIGKILL)
+        let remaining = Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid }
+        if !remaining.isEmpty {
+            _ = try? Posix.kill(group, SIGKILL)
+            Posix.waitUntilExited(remaining, timeoutMilliseconds: 2000)
+        }
 
         condition.lock()
         while reapedStatus == nil { condition.wait() }

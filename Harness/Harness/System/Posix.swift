@@ -188,6 +188,65 @@ enum Posix {
         libcKill(pid, 0) == 0 || currentErrno == EPERM
     }
 
+    /// The processes of a process group that are not zombies, from `/proc` (Linux; empty elsewhere).
+    static func livingMembers(ofProcessGroup group: Int32) -> [Int32] {
+        guard let directory = opendir("/proc") else { return [] }
+        defer { closedir(directory) }
+        var members: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard let pid = Int32(name), let stat = readSmallFile("/proc/\(name)/stat") else { continue }
+            // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+            guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
+            let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+            guard fields.count > 3, let state = fields[0].first, state != UInt8(ascii: "Z"), state != UInt8(ascii: "X"),
+                  let pgrp = Int32(String(decoding: fields[2], as: UTF8.self)), pgrp == group else { continue }
+            members.append(pid)
+        }
+        return members
+    }
+
+    private static func readSmallFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { _ = libcClose(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { libcRead(fd, $0.baseAddress, $0.count) }
+        return count > 0 ? Array(buffer[0..<count]) : nil
+    }
+
+    /// Waits until every given process has exited (or `timeoutMilliseconds` passed), using
+    /// pidfds: event driven, no polling loop. Processes already gone are skipped. Returns false
+    /// on timeout or when pidfds are unavailable.
+    @discardableResult
+    static func waitUntilExited(_ pids: [Int32], timeoutMilliseconds: Int32) -> Bool {
+        var fds: [Int32] = []
+        defer { for fd in fds { _ = libcClose(fd) } }
+        for pid in pids {
+            let fd = harness_pidfd_open(pid)
+            if fd >= 0 { fds.append(fd) } else if currentErrno != ESRCH { return false }
+        }
+        let deadline = monotonicNanoseconds() + UInt64(max(0, timeoutMilliseconds)) * 1_000_000
+        var pending = fds
+        while !pending.isEmpty {
+            let now = monotonicNanoseconds()
+            if now >= deadline { return false }
+            let wait = Int32(clamping: (deadline - now) / 1_000_000 + 1)
+            guard let events = try? poll(pending.map { ($0, PollEvents.readable) }, timeoutMilliseconds: wait) else { return false }
+            pending = zip(pending, events).filter { $0.1.isEmpty }.map(\.0)
+        }
+        return true
+    }
+
+    /// `CLOCK_MONOTONIC` in nanoseconds.
+    static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
     /// Blocks until `pid` changes state to exited or signaled; returns the raw wait status.
     static func waitForTermination(_ pid: Int32) throws(PosixError) -> Int32 {
         var status: Int32 = 0

@@ -17,7 +17,7 @@ extension TerminalSession {
         try await waitFor(
             "text \(text.debugDescription)", timeout: timeout,
             fileID: fileID, filePath: filePath, line: line, column: column,
-            where: { $0.contains(text) })
+            where: { $0.showsText(text) })
     }
 
     /// Waits until `pattern` (an `NSRegularExpression` pattern) matches the screen's text
