@@ -326,6 +326,14 @@ enum Posix {
         return result.sorted()
     }
 
+    /// What a descriptor refers to (`readlink /proc/self/fd/N`: a path, `pipe:[inode]`...).
+    static func descriptorTarget(_ fd: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     // MARK: - C strings
 
     private static func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
