@@ -13,7 +13,9 @@ let package = Package(
         // Owned by the emulator helper; present in this worktree only as a symlink while building.
         .target(name: "TerminalEmulator", path: "Harness/TerminalEmulator"),
         .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator"], path: "Harness/Harness"),
-        .executableTarget(name: "LatencyBenchmark", dependencies: ["Harness"], path: "Benchmarks/LatencyBenchmark"),
+        .executableTarget(
+            name: "LatencyBenchmark", dependencies: ["Harness", "CHarnessShims", "TerminalEmulator"],
+            path: "Benchmarks/LatencyBenchmark"),
         .testTarget(name: "HarnessTests", dependencies: ["Harness"], path: "Tests/HarnessTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -42,12 +42,13 @@ import TerminalEmulator
     }
 
     @Test(.enabled(if: hasPython3)) func resizeSendsSigwinchToTheProgram() async throws {
-        let script = """
+        let script = #"""
             import os, signal, sys
-            signal.signal(signal.SIGWINCH, lambda *_: print("winch %dx%d" % tuple(os.get_terminal_size())))
+            # os.write, not print: the signal may arrive while print("ready") is still flushing.
+            signal.signal(signal.SIGWINCH, lambda *_: os.write(1, b"winch %dx%d\r\n" % tuple(os.get_terminal_size())))
             print("ready")
             sys.stdin.readline()
-            """
+            """#
         let session = try TerminalSession.launch(.init(
             executable: "python3", arguments: ["-c", script], environment: testEnvironment, defaultTimeout: .seconds(20)))
         defer { session.terminate() }

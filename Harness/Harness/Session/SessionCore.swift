@@ -41,6 +41,14 @@ final class SessionCore: @unchecked Sendable {
     private var nextWaiterID: UInt64 = 1
     private var cancelledBeforeRegistration: Set<UInt64> = []
     private var screenWaiterCount = 0
+    /// Bumped by every change of the screen model (output fed, resize).
+    private var screenGeneration: UInt64 = 0
+    /// The session's single timer for wait timeouts and the deadline it is armed for.
+    private var timeoutTimer: DispatchSourceTimer?
+    private var armedTimeoutDeadline: UInt64?
+    /// The last snapshot taken and the generation it shows: a snapshot is taken at most once
+    /// per change, however many waits and queries look at it.
+    private var cachedSnapshot: (generation: UInt64, screen: ScreenSnapshot)?
 
     /// Serialises `terminate` calls; the second one returns the first one's status.
     private let terminateLock = NSLock()
@@ -96,7 +104,14 @@ final class SessionCore: @unchecked Sendable {
 
     // MARK: - Queries
 
-    func snapshot() -> ScreenSnapshot { withLock { terminal.snapshot() } }
+    func snapshot() -> ScreenSnapshot { withLock { snapshotLocked() } }
+
+    private func snapshotLocked() -> ScreenSnapshot {
+        if let cachedSnapshot, cachedSnapshot.generation == screenGeneration { return cachedSnapshot.screen }
+        let screen = terminal.snapshot()
+        cachedSnapshot = (screenGeneration, screen)
+        return screen
+    }
     var modes: TerminalModes { withLock { terminal.modes } }
     var recording: TerminalRecording { withLock { recordingStorage } }
     var recentOutput: [UInt8] { withLock { tail.last(tail.capacity) } }
@@ -172,6 +187,7 @@ final class SessionCore: @unchecked Sendable {
             throw .ioFailed(error)
         }
         terminal.resize(cols: newSize.cols, rows: newSize.rows)
+        screenGeneration += 1
         size = newSize
         recordingStorage.events.append(.init(time: uptimeSinceLaunch, kind: .resize, bytes: Array("\(newSize.cols)x\(newSize.rows)".utf8)))
         let pending = screenPredicatesLocked()
@@ -252,6 +268,7 @@ final class SessionCore: @unchecked Sendable {
         recordingStorage.events.append(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
         tail.append(bytes)
         terminal.feed(bytes)
+        screenGeneration += 1
         lastOutputUptime = now
         rearmStableTimersLocked(now: now)
         if !outgoing.isEmpty { flushOutgoingLocked() }
@@ -289,7 +306,7 @@ final class SessionCore: @unchecked Sendable {
         }
         exitStatus = status
         condition.broadcast()
-        let finalScreen = terminal.snapshot()
+        let finalScreen = snapshotLocked()
         var resolutions: [(CheckedContinuation<WaitOutcome, Error>, Result<WaitOutcome, Error>)] = []
         var screenChecks: [(UInt64, @Sendable (ScreenSnapshot) -> Bool)] = []
         for (id, waiter) in waiters {
@@ -364,6 +381,11 @@ final class SessionCore: @unchecked Sendable {
             try? Posix.close(wakeUpRead)
             try? Posix.close(wakeUpWrite)
         }
+        // Pending waits were resolved by the exit; the timer has nothing left to do.
+        withLock {
+            timeoutTimer?.cancel()
+            timeoutTimer = nil
+        }
         publishExitIfNeeded()
         let status = withLock { exitStatus ?? reapedStatus! }
         terminatedStatus = status
@@ -403,7 +425,8 @@ final class SessionCore: @unchecked Sendable {
         let condition: WaitCondition
         let timeout: Duration
         let continuation: CheckedContinuation<WaitOutcome, Error>
-        var timeoutItem: DispatchWorkItem?
+        /// `DispatchTime` uptime nanoseconds when the wait times out.
+        let deadline: UInt64
         var stableTimer: DispatchSourceTimer?
     }
 
@@ -428,7 +451,7 @@ final class SessionCore: @unchecked Sendable {
             return
         }
         if let status = exitStatus {
-            let finalScreen = terminal.snapshot()
+            let finalScreen = snapshotLocked()
             condition.unlock()
             switch waitCondition {
             case .exit: continuation.resume(returning: .exit(status))
@@ -444,14 +467,16 @@ final class SessionCore: @unchecked Sendable {
             return
         }
 
-        var waiter = Waiter(description: description, condition: waitCondition, timeout: timeout, continuation: continuation)
-        let timeoutItem = DispatchWorkItem { [weak self] in self?.timeoutFired(id) }
-        waiter.timeoutItem = timeoutItem
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (deadline, overflow) = now.addingReportingOverflow(Self.nanoseconds(timeout))
+        var waiter = Waiter(
+            description: description, condition: waitCondition, timeout: timeout, continuation: continuation,
+            deadline: overflow ? UInt64.max / 2 : deadline)
         var current: ScreenSnapshot?
         switch waitCondition {
         case .screen:
             screenWaiterCount += 1
-            current = terminal.snapshot()
+            current = snapshotLocked()
         case .stable(let quiet, _):
             let timer = DispatchSource.makeTimerSource(queue: .global())
             timer.setEventHandler { [weak self] in self?.stableTimerFired(id) }
@@ -462,7 +487,7 @@ final class SessionCore: @unchecked Sendable {
             break
         }
         waiters[id] = waiter
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: Self.nanoseconds(timeout))), execute: timeoutItem)
+        armTimeoutTimerLocked(for: waiter.deadline)
         condition.unlock()
 
         if case .screen(let predicate) = waitCondition, let current, predicate(current) {
@@ -483,12 +508,45 @@ final class SessionCore: @unchecked Sendable {
         continuation.resume(throwing: CancellationError())
     }
 
-    private func timeoutFired(_ id: UInt64) {
-        resolve(id) { [self] waiter in
-            .failure(TerminalSessionError.timeout(
-                waitingFor: waiter.description, after: waiter.timeout,
-                screen: terminal.snapshot().framed(), lastBytes: PrintableBytes.escape(tail.last(200))))
+    // MARK: Timeouts
+
+    /// One timer per session serves every wait's timeout. It is armed for the earliest deadline
+    /// and only re-armed when a new wait ends sooner; when it fires it fails the expired waits
+    /// and re-arms for the next. Registering a wait therefore costs no timer operation in the
+    /// common case (the latency benchmark registers thousands).
+    private func armTimeoutTimerLocked(for deadline: UInt64) {
+        if let armedTimeoutDeadline, armedTimeoutDeadline <= deadline { return }
+        armedTimeoutDeadline = deadline
+        if timeoutTimer == nil {
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.setEventHandler { [weak self] in self?.timeoutTimerFired() }
+            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
+            timer.resume()
+            timeoutTimer = timer
+        } else {
+            timeoutTimer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
         }
+    }
+
+    private func timeoutTimerFired() {
+        condition.lock()
+        armedTimeoutDeadline = nil
+        let now = DispatchTime.now().uptimeNanoseconds
+        var failures: [(CheckedContinuation<WaitOutcome, Error>, Error)] = []
+        var nextDeadline: UInt64?
+        for (id, waiter) in waiters {
+            if waiter.deadline <= now {
+                let error = TerminalSessionError.timeout(
+                    waitingFor: waiter.description, after: waiter.timeout,
+                    screen: snapshotLocked().framed(), lastBytes: PrintableBytes.escape(tail.last(200)))
+                failures.append((removeWaiterLocked(id)!, error))
+            } else {
+                nextDeadline = min(nextDeadline ?? .max, waiter.deadline)
+            }
+        }
+        if let nextDeadline { armTimeoutTimerLocked(for: nextDeadline) }
+        condition.unlock()
+        for (continuation, error) in failures { continuation.resume(throwing: error) }
     }
 
     private func stableTimerFired(_ id: UInt64) {
@@ -505,7 +563,7 @@ final class SessionCore: @unchecked Sendable {
             condition.unlock()
             return
         }
-        let screen = terminal.snapshot()
+        let screen = snapshotLocked()
         let continuation = removeWaiterLocked(id)
         condition.unlock()
         continuation?.resume(returning: .screen(screen))
@@ -526,7 +584,7 @@ final class SessionCore: @unchecked Sendable {
         for (id, waiter) in waiters {
             if case .screen(let predicate) = waiter.condition { predicates.append((id, predicate)) }
         }
-        return (terminal.snapshot(), predicates)
+        return (snapshotLocked(), predicates)
     }
 
     /// Runs predicates outside the lock (they are the caller's code) and resolves the satisfied.
@@ -541,7 +599,6 @@ final class SessionCore: @unchecked Sendable {
     /// removal is what makes every resume happen exactly once.
     private func removeWaiterLocked(_ id: UInt64) -> CheckedContinuation<WaitOutcome, Error>? {
         guard let waiter = waiters.removeValue(forKey: id) else { return nil }
-        waiter.timeoutItem?.cancel()
         waiter.stableTimer?.cancel()
         if case .screen = waiter.condition { screenWaiterCount -= 1 }
         return waiter.continuation
