@@ -1,0 +1,102 @@
+// Keystroke-to-screen latency of a TerminalSession against a raw pty echo round trip, on the
+// same program: `stty raw -echo; exec cat` (every byte typed comes straight back).
+//
+//   swift build -c release --product LatencyBenchmark && .build/release/LatencyBenchmark [keys]
+
+import Foundation
+import Harness
+import TerminalEmulator
+
+let keyCount = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2000
+let warmUp = 200
+let script = "stty raw -echo; printf 'ready\\r\\n'; exec cat"
+let alphabet = Array("abcdefghijklmnopqrstuvwxyz")
+
+/// Median and 99th percentile of nanosecond samples, in microseconds.
+func summary(_ samples: [UInt64]) -> (median: Double, p99: Double) {
+    let sorted = samples.sorted()
+    let median = Double(sorted[sorted.count / 2]) / 1000
+    let p99 = Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]) / 1000
+    return (median, p99)
+}
+
+/// Types characters into a session, one at a time, timing each from the write until the
+/// wait for it to be on the screen resumes.
+final class SessionEcho {
+    let session: TerminalSession
+    private var row = 1  // after "ready\r\n" the cursor is on row 1
+    private var col = 0
+    private var index = 0
+
+    init() async throws {
+        session = try TerminalSession.launch(.init(executable: "/bin/sh", arguments: ["-c", script]))
+        try await session.waitFor(text: "ready")
+    }
+
+    func roundTrip() async throws -> UInt64 {
+        let text = String(alphabet[index % alphabet.count])
+        let (expectedRow, expectedCol) = (row, col)
+        index += 1
+        let start = monotonicNanoseconds()
+        try session.type(text)
+        try await session.waitFor("echo of key \(index)") { screen in
+            screen.cell(row: expectedRow, col: expectedCol).character == text && screen.cursor.col == expectedCol + 1
+        }
+        let elapsed = monotonicNanoseconds() - start
+        col += 1
+        if col == 60 {
+            // Start a fresh line (not timed).
+            let targetRow = min(row + 1, session.size.rows - 1)
+            try session.type("\r\n")
+            try await session.waitFor("new line") { $0.cursor.row == targetRow && $0.cursor.col == 0 && $0.line(targetRow).isEmpty }
+            row = targetRow
+            col = 0
+        }
+        return elapsed
+    }
+}
+
+// Both run at once and alternate in blocks, so load from other processes hits both alike.
+let raw = try RawPseudoTerminalEcho(script: script)
+try raw.readUntil("ready")
+let ours = try await SessionEcho()
+var alphabetIndex = 0
+for _ in 0..<warmUp {
+    _ = try raw.roundTrip(alphabet[alphabetIndex % alphabet.count].asciiValue!)
+    alphabetIndex += 1
+    _ = try await ours.roundTrip()
+}
+var rawSamples: [UInt64] = []
+var ourSamples: [UInt64] = []
+let block = 100
+while rawSamples.count < keyCount {
+    for _ in 0..<min(block, keyCount - rawSamples.count) {
+        rawSamples.append(try raw.roundTrip(alphabet[alphabetIndex % alphabet.count].asciiValue!))
+        alphabetIndex += 1
+    }
+    for _ in 0..<min(block, keyCount - ourSamples.count) { ourSamples.append(try await ours.roundTrip()) }
+}
+raw.close()
+ours.session.terminate()
+
+// What one screen snapshot of the emulator costs (taken once per output chunk while a wait is pending).
+let terminal = Terminal(cols: 80, rows: 24)
+for line in 0..<30 { terminal.feed("line \(line) with some text on it\r\n") }
+var snapshotSamples: [UInt64] = []
+for _ in 0..<1000 {
+    terminal.feed([0x61])
+    let start = monotonicNanoseconds()
+    _ = terminal.snapshot()
+    snapshotSamples.append(monotonicNanoseconds() - start)
+}
+
+let rawSummary = summary(rawSamples)
+let ourSummary = summary(ourSamples)
+let snapshotSummary = summary(snapshotSamples)
+func format(_ value: Double) -> String { String(format: "%8.1f", value) }
+print("Keystroke-to-screen latency, \(keyCount) keys each (after \(warmUp) warm-up), program: sh -c \"\(script)\"")
+print("                                 median (µs)   p99 (µs)")
+print("raw pty echo round trip           \(format(rawSummary.median))   \(format(rawSummary.p99))")
+print("TerminalSession (type + waitFor)  \(format(ourSummary.median))   \(format(ourSummary.p99))")
+print(String(format: "ratio (ours / raw)                %8.2fx   %8.2fx", ourSummary.median / rawSummary.median, ourSummary.p99 / rawSummary.p99))
+print("of which: Terminal.snapshot() 80x24 \(format(snapshotSummary.median))   \(format(snapshotSummary.p99))")

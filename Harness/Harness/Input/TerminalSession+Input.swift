@@ -1,0 +1,42 @@
+import Foundation
+import TerminalEmulator
+
+extension TerminalSession {
+    /// Sends raw bytes to the program. Never blocks: what the pty does not accept now is
+    /// written by the reader thread as the program reads.
+    public func send(_ bytes: [UInt8]) throws {
+        try core.send(bytes)
+    }
+
+    /// Types text (sent as UTF-8, as a terminal does for typed characters).
+    public func type(_ text: String) throws {
+        try core.send(Array(text.utf8))
+    }
+
+    /// Presses keys in order, encoded as xterm does, honouring application cursor-key mode.
+    public func press(_ keys: Key...) throws {
+        try press(keys)
+    }
+
+    /// Presses keys in order, encoded as xterm does, honouring application cursor-key mode.
+    public func press(_ keys: [Key]) throws {
+        let applicationCursorKeys = core.modes.applicationCursorKeys
+        var bytes: [UInt8] = []
+        for key in keys { bytes += try key.encoded(applicationCursorKeys: applicationCursorKeys) }
+        try core.send(bytes)
+    }
+
+    /// Pastes text as a terminal does: line breaks become carriage returns, and when the
+    /// program enabled bracketed paste (`CSI ? 2004 h`) the text is wrapped in
+    /// `ESC [ 200 ~` ... `ESC [ 201 ~` (any end marker inside the text is removed).
+    public func paste(_ text: String) throws {
+        try core.send(Self.pasteBytes(text, bracketed: core.modes.bracketedPaste))
+    }
+
+    static func pasteBytes(_ text: String, bracketed: Bool) -> [UInt8] {
+        var body = text.replacingOccurrences(of: "\r\n", with: "\r").replacingOccurrences(of: "\n", with: "\r")
+        guard bracketed else { return Array(body.utf8) }
+        body = body.replacingOccurrences(of: "\u{1b}[201~", with: "")
+        return Array("\u{1b}[200~".utf8) + Array(body.utf8) + Array("\u{1b}[201~".utf8)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+extension TerminalSession {
+    /// What to launch and how: the program, its arguments, environment, working directory,
+    /// terminal size and the default timeout of waits.
+    ///
+    /// ```swift
+    /// let session = try TerminalSession.launch(.init(executable: "sh", arguments: ["-c", "echo hi"]))
+    /// ```
+    public struct Configuration: Sendable {
+        /// A path (absolute, or relative to the current directory) or a name looked up in `PATH`.
+        public var executable: String
+        /// Arguments after `argv[0]` (which is `executable` as given).
+        public var arguments: [String]
+        /// The program's environment. `TERM=xterm-256color` is added unless `TERM` is set.
+        /// `PATH` from here is also used to find `executable`.
+        public var environment: [String: String]
+        /// The program's working directory; nil keeps the current one.
+        public var workingDirectory: String?
+        /// The terminal size at launch.
+        public var size: TerminalSize
+        /// The timeout of waits that do not pass one.
+        public var defaultTimeout: Duration
+
+        /// Creates a configuration; the environment defaults to the current process's.
+        public init(
+            executable: String,
+            arguments: [String] = [],
+            environment: [String: String] = ProcessInfo.processInfo.environment,
+            workingDirectory: String? = nil,
+            size: TerminalSize = .standard,
+            defaultTimeout: Duration = .seconds(10)
+        ) {
+            self.executable = executable
+            self.arguments = arguments
+            self.environment = environment
+            self.workingDirectory = workingDirectory
+            self.size = size
+            self.defaultTimeout = defaultTimeout
+        }
+
+        /// The environment the program receives, as `NAME=value` strings.
+        var effectiveEnvironment: [String] {
+            var environment = environment
+            if environment["TERM"] == nil { environment["TERM"] = "xterm-256color" }
+            return environment.map { "\($0.key)=\($0.value)" }.sorted()
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import TerminalEmulator
+
+/// A program running under a fresh pseudo-terminal, with a terminal emulator reading
+/// everything it draws: the heart of the harness.
+///
+/// ```swift
+/// try await TerminalSession.withSession(.init(executable: "cat")) { session in
+///     try session.type("hello")
+///     try await session.waitFor(text: "hello")
+/// }
+/// ```
+///
+/// The program runs in its own session and process group with the pty as its controlling
+/// terminal and as stdin, stdout and stderr. Its output is read continuously on a dedicated
+/// thread and fed to a `Terminal`; each chunk wakes the pending waits. The session is safe to
+/// use from any thread or task.
+public final class TerminalSession: Sendable {
+    let core: SessionCore
+    /// The configuration the session was launched with.
+    public let configuration: Configuration
+    /// The absolute path of the executed file.
+    public let executablePath: String
+
+    private init(core: SessionCore, configuration: Configuration, executablePath: String) {
+        self.core = core
+        self.configuration = configuration
+        self.executablePath = executablePath
+    }
+
+    /// Ends the program (see `terminate(grace:)`) if it still runs and releases everything.
+    deinit {
+        core.terminate(grace: .milliseconds(500))
+    }
+
+    // MARK: - Launching
+
+    /// Starts the program under a new pseudo-terminal.
+    ///
+    /// Throws `TerminalSessionError.executableNotFound` or `.notExecutable` before anything is
+    /// spawned when the binary is missing or cannot be executed, and `.launchFailed` when a
+    /// system call fails (including `execve` in the child, reported through a pipe).
+    public static func launch(_ configuration: Configuration) throws -> TerminalSession {
+        let size = configuration.size
+        guard size.cols >= 1, size.rows >= 1, size.cols <= Int(UInt16.max), size.rows <= Int(UInt16.max) else {
+            throw TerminalSessionError.invalidConfiguration("terminal size \(size) is out of range")
+        }
+        if let directory = configuration.workingDirectory, Posix.kind(ofPath: directory) != .directory {
+            throw TerminalSessionError.invalidConfiguration("working directory \(directory) does not exist or is not a directory")
+        }
+        let searchPath = configuration.environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"]
+        let path = try ExecutableResolver.resolve(configuration.executable, searchPath: searchPath)
+        let environment = configuration.effectiveEnvironment
+        let term = environment.first { $0.hasPrefix("TERM=") }.map { String($0.dropFirst(5)) }
+
+        do {
+            let pty = try Posix.openPseudoTerminal(cols: size.cols, rows: size.rows)
+            let wakeUp: (read: Int32, write: Int32)
+            let pid: Int32
+            do {
+                defer { try? Posix.close(pty.slave) }
+                try Posix.setNonBlocking(pty.master)
+                wakeUp = try Posix.makeWakeUpPipe()
+                do {
+                    pid = try Posix.spawnInPseudoTerminal(
+                        path: path, arguments: [configuration.executable] + configuration.arguments,
+                        environment: environment, workingDirectory: configuration.workingDirectory, slave: pty.slave)
+                } catch {
+                    try? Posix.close(wakeUp.read)
+                    try? Posix.close(wakeUp.write)
+                    throw error
+                }
+            } catch {
+                try? Posix.close(pty.master)
+                throw error
+            }
+            let core = SessionCore(
+                pid: pid, master: pty.master, wakeUp: wakeUp,
+                configuration: configuration, executable: path, term: term)
+            core.start()
+            return TerminalSession(core: core, configuration: configuration, executablePath: path)
+        } catch let error as PosixError {
+            throw TerminalSessionError.launchFailed(executable: path, error)
+        }
+    }
+
+    /// Launches the program, runs `body`, and always terminates the program afterwards, also
+    /// when `body` throws.
+    public static func withSession<Result>(
+        _ configuration: Configuration,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (TerminalSession) async throws -> Result
+    ) async throws -> Result {
+        let session = try launch(configuration)
+        do {
+            let result = try await body(session)
+            session.terminate()
+            return result
+        } catch {
+            session.terminate()
+            throw error
+        }
+    }
+
+    // MARK: - State
+
+    /// The program's process id; also its process group and session id.
+    public var pid: Int32 { core.pid }
+
+    /// The current terminal size.
+    public var size: TerminalSize { core.currentSize }
+
+    /// What the terminal shows now.
+    public var screen: ScreenSnapshot { core.snapshot() }
+
+    /// The terminal modes the program set (application cursor keys, bracketed paste, ...).
+    public var modes: TerminalModes { core.modes }
+
+    /// How the program ended, once it did and its output was read; nil while it runs.
+    public var exitStatus: ExitStatus? { core.currentExitStatus }
+
+    /// Everything written and typed so far, with timestamps (for asciicast export).
+    public var recording: TerminalRecording { core.recording }
+
+    /// The last (up to 4 KiB) raw bytes the program wrote.
+    public var recentOutput: [UInt8] { core.recentOutput }
+
+    // MARK: - Resize and termination
+
+    /// Sets the window size (`TIOCSWINSZ`; the kernel sends SIGWINCH to the foreground process
+    /// group) and resizes the screen model.
+    public func resize(cols: Int, rows: Int) throws {
+        try core.resize(TerminalSize(cols: cols, rows: rows))
+    }
+
+    /// Ends the program's whole process group: SIGHUP and SIGTERM, up to `grace` for it to
+    /// exit, then SIGKILL; then stops reading and closes the terminal. Idempotent: later calls
+    /// return the same status. Also runs when the session is released.
+    @discardableResult
+    public func terminate(grace: Duration = .milliseconds(500)) -> ExitStatus {
+        core.terminate(grace: grace)
+    }
+}

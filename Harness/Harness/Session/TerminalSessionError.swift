@@ -1,0 +1,69 @@
+/// Everything that can go wrong when launching, driving or waiting on a `TerminalSession`.
+public enum TerminalSessionError: Error, Sendable, CustomStringConvertible {
+    /// No file exists at the path, or the name was not found in `PATH`. Nothing was spawned.
+    case executableNotFound(String)
+    /// The file exists but is a directory or lacks execute permission. Nothing was spawned.
+    case notExecutable(String)
+    /// The configuration is unusable (an empty executable name, a size below 1x1, ...).
+    case invalidConfiguration(String)
+    /// A system call failed while launching (opening the pty, forking, `execve` in the child...).
+    case launchFailed(executable: String, PosixError)
+    /// A system call failed while talking to the running program.
+    case ioFailed(PosixError)
+    /// Input was sent after the session was terminated.
+    case sessionTerminated
+    /// A `waitFor(regex:)` pattern does not compile.
+    case invalidRegex(pattern: String, reason: String)
+    /// A wait ran out of time. `screen` is framed so trailing blanks show; `lastBytes` is the
+    /// escaped printable form of the last bytes the program wrote.
+    case timeout(waitingFor: String, after: Duration, screen: String, lastBytes: String)
+    /// The program ended while a wait was pending and the final screen does not satisfy it.
+    case exitedWhileWaiting(waitingFor: String, status: ExitStatus, screen: String)
+
+    /// A readable, multi-line explanation including the screen where there is one.
+    public var description: String {
+        switch self {
+        case .executableNotFound(let path):
+            return "Executable not found: \(path) (no such file, or not found in PATH)"
+        case .notExecutable(let path):
+            return "Not executable: \(path) (a directory, or no execute permission)"
+        case .invalidConfiguration(let reason):
+            return "Invalid terminal session configuration: \(reason)"
+        case .launchFailed(let executable, let error):
+            return "Could not launch \(executable): \(error)"
+        case .ioFailed(let error):
+            return "Terminal I/O failed: \(error)"
+        case .sessionTerminated:
+            return "The terminal session was already terminated"
+        case .invalidRegex(let pattern, let reason):
+            return "Invalid regular expression \(pattern.debugDescription): \(reason)"
+        case .timeout(let waitingFor, let after, let screen, let lastBytes):
+            return """
+                Timed out after \(Self.format(after)) waiting for \(waitingFor).
+                Screen:
+                \(screen)
+                Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)
+                """
+        case .exitedWhileWaiting(let waitingFor, let status, let screen):
+            return """
+                The program \(status) while waiting for \(waitingFor).
+                Last screen:
+                \(screen)
+                """
+        }
+    }
+
+    /// `"1.5 s"`, `"200 ms"`.
+    static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        let whole = milliseconds / 1000
+        let fraction = milliseconds % 1000
+        if fraction == 0 { return "\(whole) s" }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(whole).\(digits) s"
+    }
+}

@@ -1,0 +1,36 @@
+/// Finds the file to execute for a configuration's `executable`, before anything is spawned.
+enum ExecutableResolver {
+    /// An absolute path to an executable file, or a `TerminalSessionError` naming the path.
+    ///
+    /// A name with a slash is taken as a path (relative to the current directory); a bare name
+    /// is looked up in `searchPath` (colon-separated, like `PATH`).
+    static func resolve(_ executable: String, searchPath: String?) throws(TerminalSessionError) -> String {
+        guard !executable.isEmpty else { throw .invalidConfiguration("the executable name is empty") }
+        if executable.contains("/") {
+            let path = absolute(executable)
+            switch Posix.kind(ofPath: path) {
+            case .executableFile: return path
+            case .missing: throw .executableNotFound(path)
+            case .directory, .otherFile: throw .notExecutable(path)
+            }
+        }
+        var firstNonExecutable: String?
+        for directory in (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false) {
+            let base = directory.isEmpty ? "." : String(directory)
+            let candidate = absolute(base + "/" + executable)
+            switch Posix.kind(ofPath: candidate) {
+            case .executableFile: return candidate
+            case .otherFile: if firstNonExecutable == nil { firstNonExecutable = candidate }
+            case .missing, .directory: continue
+            }
+        }
+        if let firstNonExecutable { throw .notExecutable(firstNonExecutable) }
+        throw .executableNotFound(executable)
+    }
+
+    private static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let current = Posix.currentDirectory() ?? "."
+        return current + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import Harness
+
+/// Fifty sessions (exited, terminated while running, failed to launch) leave no descriptor,
+/// thread or process behind.
+///
+/// Other suites open descriptors in parallel, so a plain count of `/proc/self/fd` would race.
+/// Instead every session here uses an unusual window size and the test records its wake-up pipe
+/// inodes: a new descriptor afterwards that is a pty of that size or one of those pipes is ours.
+@Suite(.serialized) struct ResourceLeakTests {
+    static let markerSize = TerminalSize(cols: 173, rows: 7)
+
+    @Test func fiftySessionsLeaveNothingBehind() async throws {
+        let before = Set(Posix.openDescriptors())
+        var ourPipes: Set<String> = []
+        var pids: [Int32] = []
+
+        for index in 0..<50 {
+            let script = index.isMultiple(of: 2) ? "echo hi" : "echo hi; exec sleep 1000"
+            let session = try TerminalSession.launch(shell(script, size: Self.markerSize))
+            for fd in [session.core.wakeUpRead, session.core.wakeUpWrite] {
+                if let target = Posix.descriptorTarget(fd) { ourPipes.insert(target) }
+            }
+            try await session.waitFor(text: "hi")
+            if index.isMultiple(of: 2) { #expect(try await session.waitForExit() == .exited(0)) }
+            session.terminate()
+            #expect(session.core.isFullyReleased, "session \(index): threads still running or descriptors open")
+            pids.append(session.pid)
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let garbage = directory.appendingPathComponent("garbage").path
+        _ = FileManager.default.createFile(atPath: garbage, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o755])
+        for _ in 0..<10 {
+            var configuration = TerminalSession.Configuration(executable: garbage)
+            configuration.size = Self.markerSize
+            #expect(throws: TerminalSessionError.self) { try TerminalSession.launch(configuration) }
+        }
+
+        let leaked = Posix.openDescriptors().filter { !before.contains($0) }.compactMap { fd -> String? in
+            guard let target = Posix.descriptorTarget(fd) else { return nil }
+            if ourPipes.contains(target) { return "\(fd) -> \(target)" }
+            if target.hasPrefix("/dev/pts/") || target.hasSuffix("ptmx"),
+               let size = try? Posix.windowSize(fd), size.cols == Self.markerSize.cols, size.rows == Self.markerSize.rows {
+                return "\(fd) -> \(target)"
+            }
+            return nil
+        }
+        #expect(leaked.isEmpty, "leaked descriptors: \(leaked)")
+
+        for pid in pids {
+            var status: Int32 = 0
+            #expect(waitpid(pid, &status, WNOHANG) == -1, "process \(pid) was not reaped")
+            #expect(Posix.livingMembers(ofProcessGroup: pid).isEmpty, "group \(pid) still runs")
+        }
+    }
+}
