@@ -15,11 +15,13 @@ let package = Package(
         .executableTarget(name: "todo", dependencies: ["TodoCore"], path: "Sources/todo"),
 
         // The test side.
-        .target(name: "Harness", path: "Harness/Harness"),
+        .target(name: "TerminalEmulator", path: "Harness/TerminalEmulator"),
+        .target(name: "Harness", dependencies: ["TerminalEmulator"], path: "Harness/Harness"),
 
         // Tests.
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
+        .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"]),
     ]
 )
