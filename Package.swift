@@ -22,6 +22,6 @@ let package = Package(
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
-        .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"]),
+        .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"], exclude: ["__Snapshots__"]),
     ]
 )

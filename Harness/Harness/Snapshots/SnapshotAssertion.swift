@@ -163,7 +163,7 @@ struct SnapshotVerifier {
                 for companion in companions {
                     let url = companionURL(file, companion.pathExtension)
                     try Self.write(companion.data, to: url)
-                    lines.append("actual \(companion.pathExtension):\(String(repeating: " ", count: max(1, 6 - companion.pathExtension.count)))\(url.path)")
+                    lines.append("actual \(companion.pathExtension): \(url.path)")
                 }
             } catch {
                 lines.append("(the actual snapshot could not be kept: \(error))")
