@@ -92,4 +92,15 @@ import Testing
         #expect(removedOrKept == reference.split(separator: "\n", omittingEmptySubsequences: false).count)
         #expect(insertedOrKept == actual.split(separator: "\n", omittingEmptySubsequences: false).count)
     }
+
+    @Test func hugeDifferencesFallBackToRemovedThenInserted() throws {
+        let reference = (0..<3000).map { "old \($0)" }.joined(separator: "\n")
+        let actual = "same\n" + (0..<3000).map { "new \($0)" }.joined(separator: "\n")
+        let diff = try #require(LineDiff.unified(reference: "same\n" + reference, actual: actual))
+        let lines = diff.split(separator: "\n")
+        #expect(lines.first == "@@ -1,3001 +1,3001 @@")
+        #expect(lines.filter { $0.hasPrefix("-") }.count == 3000)
+        #expect(lines.filter { $0.hasPrefix("+") }.count == 3000)
+        #expect(lines[1] == " same" && lines[2] == "-old 0" && lines[3001] == "-old 2999" && lines[3002] == "+new 0")
+    }
 }

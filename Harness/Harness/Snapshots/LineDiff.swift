@@ -23,58 +23,92 @@ public enum LineDiff {
         case inserted(actual: Int)
     }
 
+    /// Beyond this many differing lines the script is no longer searched for the shortest one:
+    /// the differing middle is shown as removed, then inserted (bounded time and memory).
+    public static let maximumEditDistance = 1000
+
     /// The shortest edit script turning `reference` into `actual`, line by line, in order.
     public static func edits(reference: [Substring], actual: [Substring]) -> [Edit] {
-        let n = reference.count, m = actual.count
-        let maxD = n + m
-        guard maxD > 0 else { return [] }
-        let offset = maxD
-        var v = [Int](repeating: 0, count: 2 * maxD + 2)
+        // Common prefix and suffix first: cheap, and what is left is usually small.
+        var prefix = 0
+        while prefix < reference.count, prefix < actual.count, reference[prefix] == actual[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < reference.count - prefix, suffix < actual.count - prefix,
+              reference[reference.count - 1 - suffix] == actual[actual.count - 1 - suffix] {
+            suffix += 1
+        }
+        let old = reference[prefix..<(reference.count - suffix)]
+        let new = actual[prefix..<(actual.count - suffix)]
+
+        var result = (0..<prefix).map { Edit.same(reference: $0, actual: $0) }
+        result += middleEdits(old, new) ?? (old.indices.map { .removed(reference: $0) } + new.indices.map { .inserted(actual: $0) })
+        result += (0..<suffix).map { Edit.same(reference: reference.count - suffix + $0, actual: actual.count - suffix + $0) }
+        return result
+    }
+
+    /// Myers' search on two slices (indices kept from the whole arrays); `nil` when the shortest
+    /// script is longer than ``maximumEditDistance``.
+    private static func middleEdits(_ old: ArraySlice<Substring>, _ new: ArraySlice<Substring>) -> [Edit]? {
+        let n = old.count, m = new.count
+        let oldBase = old.startIndex, newBase = new.startIndex
+        let maxD = min(n + m, maximumEditDistance)
+        guard n + m > 0 else { return [] }
+        let offset = maxD + 1
+        var v = [Int](repeating: 0, count: 2 * maxD + 3)
+        // trace[d] holds v[-d...d] as it was before step d.
         var trace: [[Int]] = []
+        var found = false
 
         search: for d in 0...maxD {
-            trace.append(v)
+            trace.append(Array(v[(offset - d)...(offset + d)]))
             for k in stride(from: -d, through: d, by: 2) {
                 var x: Int
                 if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
-                    x = v[offset + k + 1]          // down: insertion
+                    x = v[offset + k + 1]          // down: an insertion
                 } else {
-                    x = v[offset + k - 1] + 1      // right: removal
+                    x = v[offset + k - 1] + 1      // right: a removal
                 }
                 var y = x - k
-                while x < n, y < m, reference[x] == actual[y] {
+                while x < n, y < m, old[oldBase + x] == new[newBase + y] {
                     x += 1
                     y += 1
                 }
                 v[offset + k] = x
-                if x >= n, y >= m { break search }
+                if x >= n, y >= m {
+                    found = true
+                    break search
+                }
             }
         }
+        guard found else { return nil }
 
         // Walk the trace backwards to recover the path.
         var result: [Edit] = []
         var x = n, y = m
         for d in stride(from: trace.count - 1, through: 0, by: -1) {
-            let v = trace[d]
+            let saved = trace[d]
+            let at = { (k: Int) -> Int in saved[k + d] }
             let k = x - y
             let previousK: Int
-            if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
+            if d == 0 {
+                previousK = 0
+            } else if k == -d || (k != d && at(k - 1) < at(k + 1)) {
                 previousK = k + 1
             } else {
                 previousK = k - 1
             }
-            let previousX = v[offset + previousK]
+            let previousX = d == 0 ? 0 : at(previousK)
             let previousY = previousX - previousK
             while x > previousX, y > previousY {
                 x -= 1
                 y -= 1
-                result.append(.same(reference: x, actual: y))
+                result.append(.same(reference: oldBase + x, actual: newBase + y))
             }
             if d > 0 {
                 if x == previousX {
-                    result.append(.inserted(actual: previousY))
+                    result.append(.inserted(actual: newBase + previousY))
                 } else {
-                    result.append(.removed(reference: previousX))
+                    result.append(.removed(reference: oldBase + previousX))
                 }
             }
             x = previousX

@@ -11,7 +11,7 @@ import Foundation
 /// assertSnapshot(of: Point(x: 1, y: 2), as: .json)
 ///
 /// // A strategy for a view model, made from the screen strategy:
-/// let screenOfModel: Snapshotting<Model, String> = .framedScreen.pullback { render($0) }
+/// let screenOfModel = Snapshotting<ScreenSnapshot, String>.framedScreen.pullback { (model: Model) in render(model) }
 /// ```
 public struct Snapshotting<Value, Format> {
     /// The reference file's extension, without the dot (`"txt"`).
