@@ -144,3 +144,13 @@ private final class SVGElements: NSObject, XMLParserDelegate {
         #expect(TerminalPalette.xterm.hex(.indexed(index)) == hex)
     }
 }
+
+@Suite struct TerminalPaletteTests {
+    @Test func aShortPaletteFallsBackToXtermInsteadOfCrashing() {
+        let palette = TerminalPalette(defaultForeground: "#ffffff", defaultBackground: "#000000", basic: ["#111111"])
+        #expect(palette.hex(.indexed(0)) == "#111111")
+        #expect(palette.hex(.indexed(15)) == "#ffffff")
+        #expect(palette.hex(.default) == nil)
+        #expect(ScreenSVG.render(ScreenFixtures.colourful(), palette: palette).contains("fill=\"#111111\""))
+    }
+}

@@ -10,9 +10,8 @@ public struct TerminalPalette: Sendable, Hashable {
     /// The 16 basic colors, 0-7 normal and 8-15 bright, `#rrggbb`.
     public var basic: [String]
 
-    /// Creates a palette.
+    /// Creates a palette. `basic` should hold 16 colors; missing ones are xterm's.
     public init(defaultForeground: String, defaultBackground: String, basic: [String]) {
-        precondition(basic.count == 16, "a palette has 16 basic colors")
         self.defaultForeground = defaultForeground
         self.defaultBackground = defaultBackground
         self.basic = basic
@@ -22,11 +21,13 @@ public struct TerminalPalette: Sendable, Hashable {
     public static let xterm = TerminalPalette(
         defaultForeground: "#d0d0d0",
         defaultBackground: "#101010",
-        basic: [
-            "#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd", "#e5e5e5",
-            "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff", "#00ffff", "#ffffff",
-        ]
+        basic: xtermBasic
     )
+
+    private static let xtermBasic = [
+        "#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd", "#e5e5e5",
+        "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff", "#00ffff", "#ffffff",
+    ]
 
     /// The `#rrggbb` of a color; `nil` for `.default` (the caller picks foreground or background).
     public func hex(_ color: TerminalColor) -> String? {
@@ -34,7 +35,7 @@ public struct TerminalPalette: Sendable, Hashable {
         case .default:
             return nil
         case .indexed(let index) where index < 16:
-            return basic[Int(index)]
+            return Int(index) < basic.count ? basic[Int(index)] : Self.xtermBasic[Int(index)]
         case .indexed(let index) where index < 232:
             let levels: [UInt8] = [0, 95, 135, 175, 215, 255]
             let cube = Int(index) - 16
