@@ -1,0 +1,50 @@
+import Foundation
+
+/// Where the harness leaves files for a failed test to be examined: the actual snapshots (text
+/// and SVG), and whatever else a failure wants to keep.
+///
+/// The folder is `HARNESS_ARTIFACTS` when set, otherwise `.build/harness-artifacts` in the
+/// package holding the test file (the nearest folder above it with a `Package.swift`).
+public enum HarnessArtifacts {
+    /// The environment variable naming the artifacts folder.
+    public static let environmentVariable = "HARNESS_ARTIFACTS"
+
+    /// The artifacts folder for tests in `testFile`.
+    public static func directory(
+        forTestFile testFile: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        if let override = environment[environmentVariable], !override.isEmpty {
+            return URL(fileURLWithPath: override, isDirectory: true).standardizedFileURL
+        }
+        if let root = packageRoot(containing: testFile) {
+            return root.appendingPathComponent(".build/harness-artifacts", isDirectory: true)
+        }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("harness-artifacts", isDirectory: true)
+    }
+
+    /// The nearest folder at or above `path`'s folder that holds a `Package.swift`, or `nil`.
+    public static func packageRoot(containing path: String) -> URL? {
+        var folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+        while true {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                return folder
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path || folder.path == "/" { return nil }
+            folder = parent
+        }
+    }
+
+    /// Where to keep a copy of `file` in `artifacts`: its path relative to `packageRoot` when it
+    /// is inside it (so the copy mirrors the source tree), otherwise its last `keeping` path
+    /// components.
+    static func mirror(_ file: URL, packageRoot: URL?, in artifacts: URL, keeping: Int = 2) -> URL {
+        let path = file.standardizedFileURL.path
+        if let root = packageRoot?.standardizedFileURL.path, path.hasPrefix(root + "/") {
+            return artifacts.appendingPathComponent(String(path.dropFirst(root.count + 1)))
+        }
+        let tail = file.standardizedFileURL.pathComponents.suffix(keeping).joined(separator: "/")
+        return artifacts.appendingPathComponent(tail)
+    }
+}

@@ -1,0 +1,212 @@
+import TerminalEmulator
+
+/// Draws a screen snapshot as an SVG picture, for reviewers to see a screen in a pull request.
+///
+/// The picture is a monospace grid of fixed-size cells: backgrounds as rectangles, text in runs
+/// of cells sharing a style (one `<text>` element each, stretched to the grid with
+/// `textLength`), wide characters over two cells, and the cursor as an outlined cell when it is
+/// visible. Colors follow xterm (16 basic colors, the 256-color cube and grays, truecolor);
+/// bold, dim, italic, underline, strikethrough, inverse and hidden are drawn; blink is not.
+/// The output is deterministic: the same screen always gives the same bytes.
+///
+/// ```swift
+/// let svg = ScreenSVG.render(terminal.snapshot())
+/// try svg.write(to: url, atomically: true, encoding: .utf8)
+/// ```
+public enum ScreenSVG {
+    /// A cell's width in pixels.
+    public static let cellWidth = 9
+    /// A cell's height in pixels.
+    public static let cellHeight = 18
+    /// The font size in pixels.
+    public static let fontSize = 15
+    /// From a cell's top to the text's baseline, in pixels.
+    static let baseline = 14
+
+    /// The SVG document for `snapshot`, in `palette`'s colors.
+    public static func render(_ snapshot: ScreenSnapshot, palette: TerminalPalette = .xterm) -> String {
+        let width = snapshot.cols * cellWidth
+        let height = snapshot.rows * cellHeight
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
+        out += "viewBox=\"0 0 \(width) \(height)\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" "
+        out += "font-size=\"\(fontSize)\" xml:space=\"preserve\" style=\"white-space:pre\">\n"
+        if !snapshot.title.isEmpty {
+            out += "<title>\(escape(snapshot.title))</title>\n"
+        }
+        out += "<rect width=\"\(width)\" height=\"\(height)\" fill=\"\(palette.defaultBackground)\"/>\n"
+
+        let styles = snapshot.cells.map { row in row.map { CellStyle($0.attributes, palette: palette) } }
+        out += backgrounds(snapshot, styles)
+        out += "<g fill=\"\(palette.defaultForeground)\">\n"
+        out += texts(snapshot, styles, palette: palette)
+        out += "</g>\n"
+        out += cursor(snapshot, palette: palette)
+        out += "</svg>\n"
+        return out
+    }
+
+    /// The SVG document for `snapshot` with `masks` applied first (the same fill as the text snapshot).
+    public static func render(
+        _ snapshot: ScreenSnapshot, masks: [SnapshotMask], palette: TerminalPalette = .xterm
+    ) throws(SnapshotError) -> String {
+        render(try SnapshotMask.apply(masks, to: snapshot), palette: palette)
+    }
+
+    // MARK: - Layers
+
+    private static func backgrounds(_ snapshot: ScreenSnapshot, _ styles: [[CellStyle]]) -> String {
+        var out = ""
+        for row in 0..<snapshot.rows {
+            var col = 0
+            while col < snapshot.cols {
+                guard let color = styles[row][col].background else {
+                    col += 1
+                    continue
+                }
+                var end = col + 1
+                while end < snapshot.cols, styles[row][end].background == color { end += 1 }
+                out += "<rect x=\"\(col * cellWidth)\" y=\"\(row * cellHeight)\" width=\"\((end - col) * cellWidth)\" "
+                out += "height=\"\(cellHeight)\" fill=\"\(color)\"/>\n"
+                col = end
+            }
+        }
+        return out
+    }
+
+    private static func texts(_ snapshot: ScreenSnapshot, _ styles: [[CellStyle]], palette: TerminalPalette) -> String {
+        var out = ""
+        for row in 0..<snapshot.rows {
+            let cells = snapshot.cells[row]
+            var col = 0
+            while col < snapshot.cols {
+                let cell = cells[col]
+                if cell.width == 0 {
+                    col += 1
+                    continue
+                }
+                let style = styles[row][col]
+                // A wide character is a run of its own; narrow cells of one style form a run.
+                var end = col + 1
+                var characters = [cell.character]
+                if cell.width >= 2 {
+                    end = min(snapshot.cols, col + cell.width)
+                } else {
+                    while end < snapshot.cols, cells[end].width == 1, styles[row][end].drawsText(like: style) {
+                        characters.append(cells[end].character)
+                        end += 1
+                    }
+                }
+                defer { col = end }
+                if style.hidden { continue }
+
+                var first = 0, last = characters.count
+                if !style.decorated {
+                    while first < last, isBlank(characters[first]) { first += 1 }
+                    while last > first, isBlank(characters[last - 1]) { last -= 1 }
+                }
+                guard first < last else { continue }
+                let startCol = cell.width >= 2 ? col : col + first
+                let span = cell.width >= 2 ? end - col : last - first
+                out += "<text x=\"\(startCol * cellWidth)\" y=\"\(row * cellHeight + baseline)\""
+                if span > 1 { out += " textLength=\"\(span * cellWidth)\"" }
+                out += style.svgAttributes(defaultForeground: palette.defaultForeground)
+                out += ">" + escape(characters[first..<last].joined()) + "</text>\n"
+            }
+        }
+        return out
+    }
+
+    private static func cursor(_ snapshot: ScreenSnapshot, palette: TerminalPalette) -> String {
+        guard snapshot.cursor.visible, snapshot.rows > 0, snapshot.cols > 0 else { return "" }
+        let row = min(max(0, snapshot.cursor.row), snapshot.rows - 1)
+        var col = min(max(0, snapshot.cursor.col), snapshot.cols - 1)
+        if snapshot.cells[row][col].width == 0, col > 0 { col -= 1 }
+        let span = max(1, min(snapshot.cells[row][col].width, snapshot.cols - col))
+        return "<rect class=\"cursor\" x=\"\(col * cellWidth)\" y=\"\(row * cellHeight)\" width=\"\(span * cellWidth - 1)\" "
+            + "height=\"\(cellHeight - 1)\" fill=\"\(palette.defaultForeground)\" fill-opacity=\"0.35\" "
+            + "stroke=\"\(palette.defaultForeground)\" stroke-width=\"1\"/>\n"
+    }
+
+    // MARK: - Text
+
+    private static func isBlank(_ character: String) -> Bool {
+        character.isEmpty || character == " "
+    }
+
+    /// `text` safe inside an XML element or attribute: markup characters escaped, characters
+    /// XML 1.0 forbids (most control characters) replaced by U+FFFD.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default:
+                let value = scalar.value
+                let allowed = (value >= 0x20 && value < 0x7F) || (value >= 0xA0 && value <= 0xD7FF)
+                    || (value >= 0xE000 && value <= 0xFFFD) || value >= 0x10000
+                out.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
+            }
+        }
+        return out
+    }
+}
+
+/// How one cell is drawn in the picture, with inverse and colors resolved.
+private struct CellStyle {
+    /// `#rrggbb` of the text.
+    var foreground: String
+    /// `#rrggbb` of the background, `nil` for the screen's default.
+    var background: String?
+    var bold: Bool
+    var dim: Bool
+    var italic: Bool
+    var underline: Bool
+    var strikethrough: Bool
+    var hidden: Bool
+
+    init(_ attributes: CellAttributes, palette: TerminalPalette) {
+        var foreground = palette.hex(attributes.foreground) ?? palette.defaultForeground
+        var background = palette.hex(attributes.background)
+        if attributes.inverse {
+            (foreground, background) = (background ?? palette.defaultBackground, foreground)
+        }
+        self.foreground = foreground
+        self.background = background
+        bold = attributes.bold
+        dim = attributes.dim
+        italic = attributes.italic
+        underline = attributes.underline
+        strikethrough = attributes.strikethrough
+        hidden = attributes.hidden
+    }
+
+    /// Whether blanks in the run are drawn (an underline or a line through them shows).
+    var decorated: Bool { underline || strikethrough }
+
+    /// Whether text in this style and `other` can share one `<text>` element (the background is
+    /// drawn separately, so it may differ).
+    func drawsText(like other: CellStyle) -> Bool {
+        let lhs = self, rhs = other
+        return lhs.foreground == rhs.foreground && lhs.bold == rhs.bold && lhs.dim == rhs.dim && lhs.italic == rhs.italic
+            && lhs.underline == rhs.underline && lhs.strikethrough == rhs.strikethrough && lhs.hidden == rhs.hidden
+    }
+
+    /// The `<text>` attributes that differ from the defaults, each with a leading space.
+    func svgAttributes(defaultForeground: String) -> String {
+        var out = ""
+        if foreground != defaultForeground { out += " fill=\"\(foreground)\"" }
+        if bold { out += " font-weight=\"bold\"" }
+        if italic { out += " font-style=\"italic\"" }
+        if dim { out += " opacity=\"0.5\"" }
+        let decorations = [underline ? "underline" : nil, strikethrough ? "line-through" : nil].compactMap { $0 }
+        if !decorations.isEmpty { out += " text-decoration=\"\(decorations.joined(separator: " "))\"" }
+        return out
+    }
+}

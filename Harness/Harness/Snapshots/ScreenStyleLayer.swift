@@ -1,0 +1,67 @@
+import TerminalEmulator
+
+/// The style layer of a screen snapshot: for each row, the runs of cells that share the same
+/// non-plain colors and attributes, one line per run.
+///
+/// ```
+/// row 0 cols 0-4: fg=red bold
+/// row 2 col 7: bg=#102030 inverse
+/// ```
+/// Colors are named for the 16 basic ones (`red`, `bright-blue`), numbered for the 256-color
+/// palette (`fg=208`) and in hex for truecolor (`fg=#ff8700`). The right half of a wide
+/// character belongs to the run of its left half.
+public enum ScreenStyleLayer {
+    /// The layer's lines, top to bottom, left to right; empty when the whole screen is plain.
+    public static func lines(of screen: ScreenSnapshot) -> [String] {
+        var out: [String] = []
+        for (row, cells) in screen.cells.enumerated() {
+            var start = 0
+            while start < cells.count {
+                let attributes = cells[start].attributes
+                var end = start + 1
+                while end < cells.count, cells[end].attributes == attributes { end += 1 }
+                if attributes != .plain {
+                    let columns = end - start == 1 ? "col \(start)" : "cols \(start)-\(end - 1)"
+                    out.append("row \(row) \(columns): \(describe(attributes))")
+                }
+                start = end
+            }
+        }
+        return out
+    }
+
+    /// The layer as one text block, introduced by a `style:` line.
+    public static func text(of screen: ScreenSnapshot) -> String {
+        let lines = lines(of: screen)
+        return lines.isEmpty ? "style: plain" : (["style:"] + lines).joined(separator: "\n")
+    }
+
+    /// Attributes as `fg=red bg=blue bold inverse` (plain parts left out).
+    public static func describe(_ attributes: CellAttributes) -> String {
+        var parts: [String] = []
+        if attributes.foreground != .default { parts.append("fg=" + name(of: attributes.foreground)) }
+        if attributes.background != .default { parts.append("bg=" + name(of: attributes.background)) }
+        let flags: [(Bool, String)] = [
+            (attributes.bold, "bold"), (attributes.dim, "dim"), (attributes.italic, "italic"),
+            (attributes.underline, "underline"), (attributes.blink, "blink"), (attributes.inverse, "inverse"),
+            (attributes.hidden, "hidden"), (attributes.strikethrough, "strikethrough"),
+        ]
+        parts += flags.filter(\.0).map(\.1)
+        return parts.isEmpty ? "plain" : parts.joined(separator: " ")
+    }
+
+    /// A color's name: `default`, a basic color's name, a palette number, or `#rrggbb`.
+    public static func name(of color: TerminalColor) -> String {
+        switch color {
+        case .default:
+            return "default"
+        case .indexed(let index) where index < 16:
+            let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+            return index < 8 ? names[Int(index)] : "bright-" + names[Int(index) - 8]
+        case .indexed(let index):
+            return String(index)
+        case let .rgb(r, g, b):
+            return TerminalPalette.hex(r, g, b)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import TerminalEmulator
+
+extension Snapshotting where Value == ScreenSnapshot, Format == String {
+    /// The screen as framed text (`ScreenSnapshot.framed()`: a box so trailing blanks show, then
+    /// the cursor line), with its SVG picture as a companion file.
+    public static var framedScreen: Snapshotting<ScreenSnapshot, String> {
+        Snapshotting(pathExtension: "txt", diffing: .lines, companions: [.svg]) { $0.framed() }
+    }
+
+    /// The framed text followed by the style layer (``ScreenStyleLayer``): runs of colors and
+    /// attributes, for tests that care about them. The SVG picture is a companion file.
+    public static var styledScreen: Snapshotting<ScreenSnapshot, String> {
+        Snapshotting(pathExtension: "txt", diffing: .lines, companions: [.svg]) { screen in
+            screen.framed() + "\n" + ScreenStyleLayer.text(of: screen)
+        }
+    }
+}
+
+extension Snapshotting where Value == ScreenSnapshot {
+    /// This strategy applied to the screen with `masks` applied first, so the text, the style
+    /// layer and the SVG picture all show the fill instead of the dynamic content.
+    public func masking(_ masks: [SnapshotMask]) -> Snapshotting<ScreenSnapshot, Format> {
+        guard !masks.isEmpty else { return self }
+        return pullback { (screen: ScreenSnapshot) throws -> ScreenSnapshot in
+            try SnapshotMask.apply(masks, to: screen)
+        }
+    }
+
+    /// This strategy without companion files (no SVG picture).
+    public var withoutCompanions: Snapshotting<ScreenSnapshot, Format> {
+        var copy = self
+        copy.companions = []
+        return copy
+    }
+}
+
+extension SnapshotCompanion where Value == ScreenSnapshot {
+    /// The screen's SVG picture (``ScreenSVG``).
+    public static var svg: SnapshotCompanion<ScreenSnapshot> {
+        SnapshotCompanion(pathExtension: "svg") { Data(ScreenSVG.render($0).utf8) }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Harness
+import TerminalEmulator
+import Testing
+
+/// Parses an SVG document back into its elements, failing on malformed XML.
+private final class SVGElements: NSObject, XMLParserDelegate {
+    struct Element {
+        var name: String
+        var attributes: [String: String]
+        var text: String
+    }
+
+    private(set) var elements: [Element] = []
+    private var open: [Int] = []
+
+    init(_ svg: String) throws {
+        super.init()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = self
+        guard parser.parse() else {
+            throw ParseFailure(description: parser.parserError.map { "\($0)" } ?? "unknown XML error")
+        }
+    }
+
+    struct ParseFailure: Error, CustomStringConvertible { var description: String }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        open.append(elements.count)
+        elements.append(Element(name: name, attributes: attributes, text: ""))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if let index = open.last { elements[index].text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        open.removeLast()
+    }
+
+    func named(_ name: String) -> [Element] { elements.filter { $0.name == name } }
+    func text(containing text: String) -> Element? { named("text").first { $0.text.contains(text) } }
+}
+
+@Suite struct ScreenSVGTests {
+    @Test func thePictureIsWellFormedWithAGridSizedRoot() throws {
+        let screen = ScreenFixtures.colourful()
+        let svg = try SVGElements(ScreenSVG.render(screen))
+        let root = try #require(svg.elements.first)
+        #expect(root.name == "svg")
+        #expect(root.attributes["width"] == "\(30 * ScreenSVG.cellWidth)")
+        #expect(root.attributes["height"] == "\(8 * ScreenSVG.cellHeight)")
+        #expect(root.attributes["font-family"]?.contains("monospace") == true)
+        #expect(svg.named("title").first?.text == "Colours & <tags>")
+    }
+
+    @Test func colorsAndAttributesAreDrawn() throws {
+        let svg = try SVGElements(ScreenSVG.render(ScreenFixtures.colourful()))
+        let error = try #require(svg.text(containing: "Error"))
+        #expect(error.attributes["fill"] == "#cd0000")
+        #expect(error.attributes["font-weight"] == "bold")
+        #expect(svg.text(containing: "full")?.attributes["text-decoration"] == "underline")
+        #expect(svg.text(containing: "struck")?.attributes["text-decoration"] == "line-through")
+        #expect(svg.text(containing: "italic")?.attributes["font-style"] == "italic")
+        #expect(svg.text(containing: "dim")?.attributes["opacity"] == "0.5")
+        #expect(svg.text(containing: "orange")?.attributes["fill"] == "#ff8700")     // 256-color cube 208
+        let rgb = try #require(svg.text(containing: "rgb"))
+        #expect(rgb.attributes["fill"] == "#102030")
+        let rects = svg.named("rect")
+        #expect(rects.contains { $0.attributes["fill"] == "#faf0e6" })                  // truecolor background
+        #expect(rects.contains { $0.attributes["fill"] == "#585858" && $0.attributes["width"] == "\(6 * ScreenSVG.cellWidth)" })  // gray 240, " gray "
+        #expect(rects.contains { $0.attributes["fill"] == "#00cd00" })                  // green background of " OK "
+        #expect(svg.text(containing: "OK")?.attributes["fill"] == "#000000")
+        // Hidden text is not drawn at all.
+        #expect(svg.text(containing: "hidden") == nil)
+    }
+
+    @Test func inverseSwapsForegroundAndBackground() throws {
+        let svg = try SVGElements(ScreenSVG.render(ScreenFixtures.colourful()))
+        let palette = TerminalPalette.xterm
+        #expect(svg.text(containing: "inverse")?.attributes["fill"] == palette.defaultBackground)
+        let row1 = svg.named("rect").filter { $0.attributes["y"] == "\(ScreenSVG.cellHeight)" }
+        #expect(row1.contains { $0.attributes["fill"] == palette.defaultForeground && $0.attributes["x"] == "\(5 * ScreenSVG.cellWidth)" })
+    }
+
+    @Test func wideCharactersSpanTwoCells() throws {
+        let svg = try SVGElements(ScreenSVG.render(ScreenFixtures.colourful()))
+        let wide = try #require(svg.text(containing: "日"))
+        #expect(wide.text == "日")
+        #expect(wide.attributes["textLength"] == "\(2 * ScreenSVG.cellWidth)")
+        #expect(wide.attributes["x"] == "\(6 * ScreenSVG.cellWidth)")
+        let next = try #require(svg.text(containing: "本"))
+        #expect(next.attributes["x"] == "\(8 * ScreenSVG.cellWidth)")
+    }
+
+    @Test func markupIsEscaped() throws {
+        let rendered = ScreenSVG.render(ScreenFixtures.colourful())
+        #expect(rendered.contains("&lt;a&amp;b&gt;"))
+        let svg = try SVGElements(rendered)
+        #expect(svg.text(containing: "<a&b>") != nil)
+        #expect(ScreenSVG.escape("a\u{01}b\"'") == "a\u{FFFD}b&quot;&apos;")
+    }
+
+    @Test func aVisibleCursorIsOutlinedAndAHiddenOneIsNot() throws {
+        let screen = ScreenFixtures.colourful()
+        let svg = try SVGElements(ScreenSVG.render(screen))
+        let cursor = try #require(svg.named("rect").first { $0.attributes["class"] == "cursor" })
+        #expect(cursor.attributes["x"] == "\(screen.cursor.col * ScreenSVG.cellWidth)")
+        #expect(cursor.attributes["y"] == "\(screen.cursor.row * ScreenSVG.cellHeight)")
+        #expect(cursor.attributes["stroke"] != nil)
+
+        let terminal = Terminal(cols: 5, rows: 2)
+        terminal.feed("\u{1B}[?25lhi")
+        let hidden = try SVGElements(ScreenSVG.render(terminal.snapshot()))
+        #expect(!hidden.named("rect").contains { $0.attributes["class"] == "cursor" })
+    }
+
+    @Test func theCursorOnAWideCharacterCoversBothCells() throws {
+        let terminal = Terminal(cols: 6, rows: 1)
+        terminal.feed("日本\u{1B}[1;3H")
+        let svg = try SVGElements(ScreenSVG.render(terminal.snapshot()))
+        let cursor = try #require(svg.named("rect").first { $0.attributes["class"] == "cursor" })
+        #expect(cursor.attributes["x"] == "\(2 * ScreenSVG.cellWidth)")
+        #expect(cursor.attributes["width"] == "\(2 * ScreenSVG.cellWidth - 1)")
+    }
+
+    @Test func runsOfOneStyleShareOneTextElement() throws {
+        let terminal = Terminal(cols: 40, rows: 2)
+        terminal.feed("plain words here\r\n\u{1B}[32mgreen words\u{1B}[0m")
+        let svg = try SVGElements(ScreenSVG.render(terminal.snapshot()))
+        #expect(svg.named("text").map(\.text) == ["plain words here", "green words"])
+        #expect(svg.named("text").first?.attributes["textLength"] == "\(16 * ScreenSVG.cellWidth)")
+    }
+
+    @Test func theOutputIsDeterministic() {
+        #expect(ScreenSVG.render(ScreenFixtures.colourful()) == ScreenSVG.render(ScreenFixtures.colourful()))
+    }
+
+    @Test(arguments: [(UInt8(1), "#cd0000"), (9, "#ff0000"), (16, "#000000"), (21, "#0000ff"), (196, "#ff0000"), (231, "#ffffff"), (232, "#080808"), (255, "#eeeeee")])
+    func thePaletteFollowsXterm(index: UInt8, hex: String) {
+        #expect(TerminalPalette.xterm.hex(.indexed(index)) == hex)
+    }
+}
+
+@Suite struct TerminalPaletteTests {
+    @Test func aShortPaletteFallsBackToXtermInsteadOfCrashing() {
+        let palette = TerminalPalette(defaultForeground: "#ffffff", defaultBackground: "#000000", basic: ["#111111"])
+        #expect(palette.hex(.indexed(0)) == "#111111")
+        #expect(palette.hex(.indexed(15)) == "#ffffff")
+        #expect(palette.hex(.default) == nil)
+        #expect(ScreenSVG.render(ScreenFixtures.colourful(), palette: palette).contains("fill=\"#111111\""))
+    }
+}
