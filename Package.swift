@@ -21,5 +21,6 @@ let package = Package(
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
+        .testTarget(name: "FlowTests", dependencies: ["Harness"]),
     ]
 )
