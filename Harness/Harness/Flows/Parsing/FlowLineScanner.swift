@@ -185,7 +185,7 @@ struct FlowLineScanner {
         return text
     }
 
-    private mutating func requireSeparator(after what: String, allowComma: Bool) throws(FlowParseError) {
+    mutating func requireSeparator(after what: String, allowComma: Bool) throws(FlowParseError) {
         guard let character = current else { return }
         if character == " " || character == "\t" || (allowComma && character == ",") { return }
         throw error(.missingSpaceAfter(what), at: index)

@@ -14,6 +14,7 @@ enum FlowOrderChecker {
         var appLine: Int?
         var launchLine: Int?
         var ended: (keyword: String, line: Int)?
+        var launchBeforeApp: FlowStep?
 
         func duplicate(_ key: String, command: String, subject: String, at step: FlowStep) {
             if let line = firstLine[key] {
@@ -31,10 +32,10 @@ enum FlowOrderChecker {
                 if appLine == nil { appLine = step.position.line }
             case .launch:
                 duplicate("launch", command: "launch", subject: "(once per flow)", at: step)
-                if appLine == nil, !keywordsWithErrors.contains("app"), launchLine == nil {
-                    errors.append(FlowParseError(.launchBeforeApp, at: step.position))
+                if launchLine == nil {
+                    launchLine = step.position.line
+                    if appLine == nil { launchBeforeApp = step }
                 }
-                if launchLine == nil { launchLine = step.position.line }
             case .env(let name, _):
                 duplicate("env \(name)", command: "env", subject: name, at: step)
             case .size:
@@ -65,6 +66,9 @@ enum FlowOrderChecker {
             }
         }
 
+        if let launchBeforeApp, appLine != nil {
+            errors.append(FlowParseError(.launchBeforeApp, at: launchBeforeApp.position))
+        }
         if appLine == nil, !keywordsWithErrors.contains("app") {
             errors.append(FlowParseError(.missingApp, at: SourcePosition(file: file, line: 1, column: 1)))
         }

@@ -40,7 +40,9 @@ public enum FlowParser {
         }
         let lineCount = max(1, sourceLines.count)
         errors += FlowOrderChecker.check(steps, file: file, lastLine: lineCount, ignoring: keywordsWithErrors)
-        errors.sort { ($0.position.line, $0.position.column) < ($1.position.line, $1.position.column) }
+        errors = errors.enumerated().sorted {
+            ($0.element.position.line, $0.element.position.column, $0.offset) < ($1.element.position.line, $1.element.position.column, $1.offset)
+        }.map(\.element)
         if !errors.isEmpty { throw FlowParseErrors(errors) }
         return FlowScript(file: file, directory: directory, steps: steps)
     }
@@ -262,6 +264,7 @@ private struct LineParser {
         let value: String
         if scanner.current == "\"" {
             value = try scanner.readString()
+            try scanner.requireSeparator(after: "quote", allowComma: false)
         } else if scanner.current == nil || scanner.current == " " || scanner.current == "\t" {
             value = ""
         } else {
