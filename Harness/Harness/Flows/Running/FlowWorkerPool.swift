@@ -11,7 +11,7 @@ import Foundation
 /// let results = await pool.run(flows, job: { flow, attempt in await execute(flow) },
 ///                              onFinish: reporter.flowFinished)
 /// ```
-public struct FlowWorkerPool: Sendable {
+public struct FlowWorkerPool: Sendable, Hashable {
     /// How many flows run at once (at least 1).
     public var jobs: Int
     /// How many times a failed flow is run again (0: no retry).

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Why a JUnit file could not be read.
 public enum JUnitReadError: Error, Equatable, CustomStringConvertible {
@@ -45,89 +42,78 @@ public enum JUnitReader {
 
     /// Parses a document; `source` names it in errors.
     public static func parse(_ data: Data, source: String = "<junit>") throws(JUnitReadError) -> JUnitReport {
-        let document: XMLDocument
-        do {
-            document = try XMLDocument(data: data, options: [])
-        } catch {
-            throw .malformedXML(source: source, reason: error.localizedDescription)
+        let root: JUnitXMLElement
+        switch JUnitXMLElement.parse(data) {
+        case .success(let element): root = element
+        case .failure(let error): throw .malformedXML(source: source, reason: error.reason)
         }
-        guard let root = document.rootElement() else { throw .malformedXML(source: source, reason: "no root element") }
         switch root.name {
         case "testsuites":
             var suites: [JUnitTestSuite] = []
-            for element in children(root, "testsuite") { try collectSuites(element, into: &suites, source: source) }
-            return JUnitReport(name: root.attribute(forName: "name")?.stringValue ?? "harness", suites: suites)
+            for element in root.elements(named: "testsuite") { try collectSuites(element, into: &suites, source: source) }
+            return JUnitReport(name: root.attributes["name"] ?? "harness", suites: suites)
         case "testsuite":
             var suites: [JUnitTestSuite] = []
             try collectSuites(root, into: &suites, source: source)
-            return JUnitReport(name: root.attribute(forName: "name")?.stringValue ?? "harness", suites: suites)
+            return JUnitReport(name: root.attributes["name"] ?? "harness", suites: suites)
         default:
-            throw .unexpectedRoot(source: source, element: root.name ?? "")
+            throw .unexpectedRoot(source: source, element: root.name)
         }
     }
 
-    private static func collectSuites(_ element: XMLElement, into suites: inout [JUnitTestSuite], source: String) throws(JUnitReadError) {
-        let name = attribute(element, "name") ?? ""
+    private static func collectSuites(_ element: JUnitXMLElement, into suites: inout [JUnitTestSuite], source: String) throws(JUnitReadError) {
+        let name = element.attributes["name"] ?? ""
         var cases: [JUnitTestCase] = []
-        for caseElement in children(element, "testcase") {
-            guard let caseName = attribute(caseElement, "name") else {
+        for caseElement in element.elements(named: "testcase") {
+            guard let caseName = caseElement.attributes["name"] else {
                 throw .testCaseWithoutName(source: source, suite: name)
             }
             cases.append(testCase(caseElement, name: caseName))
         }
         suites.append(JUnitTestSuite(
             name: name,
-            timestamp: attribute(element, "timestamp"),
-            hostname: attribute(element, "hostname"),
+            timestamp: element.attributes["timestamp"],
+            hostname: element.attributes["hostname"],
             properties: properties(element),
             cases: cases
         ))
-        for nested in children(element, "testsuite") { try collectSuites(nested, into: &suites, source: source) }
+        for nested in element.elements(named: "testsuite") { try collectSuites(nested, into: &suites, source: source) }
     }
 
-    private static func testCase(_ element: XMLElement, name: String) -> JUnitTestCase {
+    private static func testCase(_ element: JUnitXMLElement, name: String) -> JUnitTestCase {
         var result = JUnitTestCase.Result.passed
-        if let failure = children(element, "failure").first {
+        if let failure = element.elements(named: "failure").first {
             result = .failure(detail(failure))
-        } else if let error = children(element, "error").first {
+        } else if let error = element.elements(named: "error").first {
             result = .error(detail(error))
-        } else if let skipped = children(element, "skipped").first {
-            result = .skipped(message: attribute(skipped, "message"))
+        } else if let skipped = element.elements(named: "skipped").first {
+            result = .skipped(message: skipped.attributes["message"])
         }
         return JUnitTestCase(
-            classname: attribute(element, "classname") ?? "",
+            classname: element.attributes["classname"] ?? "",
             name: name,
-            file: attribute(element, "file"),
-            time: attribute(element, "time").flatMap(Double.init) ?? 0,
+            file: element.attributes["file"],
+            time: element.attributes["time"].flatMap(Double.init) ?? 0,
             result: result,
-            flakyFailures: (children(element, "flakyFailure") + children(element, "flakyError")).map(detail),
-            rerunFailures: (children(element, "rerunFailure") + children(element, "rerunError")).map(detail),
+            flakyFailures: (element.elements(named: "flakyFailure") + element.elements(named: "flakyError")).map(detail),
+            rerunFailures: (element.elements(named: "rerunFailure") + element.elements(named: "rerunError")).map(detail),
             properties: properties(element),
-            systemOut: children(element, "system-out").first?.stringValue,
-            systemErr: children(element, "system-err").first?.stringValue
+            systemOut: element.elements(named: "system-out").first?.text,
+            systemErr: element.elements(named: "system-err").first?.text
         )
     }
 
-    private static func detail(_ element: XMLElement) -> JUnitFailureDetail {
-        let body = children(element, "stackTrace").first?.stringValue ?? element.stringValue ?? ""
-        return JUnitFailureDetail(
-            message: attribute(element, "message") ?? "",
-            type: attribute(element, "type") ?? "",
-            body: body
+    private static func detail(_ element: JUnitXMLElement) -> JUnitFailureDetail {
+        JUnitFailureDetail(
+            message: element.attributes["message"] ?? "",
+            type: element.attributes["type"] ?? "",
+            body: element.elements(named: "stackTrace").first?.text ?? element.text
         )
     }
 
-    private static func properties(_ element: XMLElement) -> [JUnitProperty] {
-        children(element, "properties").flatMap { children($0, "property") }.map {
-            JUnitProperty(name: attribute($0, "name") ?? "", value: attribute($0, "value") ?? $0.stringValue ?? "")
+    private static func properties(_ element: JUnitXMLElement) -> [JUnitProperty] {
+        element.elements(named: "properties").flatMap { $0.elements(named: "property") }.map {
+            JUnitProperty(name: $0.attributes["name"] ?? "", value: $0.attributes["value"] ?? $0.text)
         }
-    }
-
-    private static func children(_ element: XMLElement, _ name: String) -> [XMLElement] {
-        element.elements(forName: name)
-    }
-
-    private static func attribute(_ element: XMLElement, _ name: String) -> String? {
-        element.attribute(forName: name)?.stringValue
     }
 }
