@@ -37,14 +37,13 @@ public struct AsciicastRecorder: Sendable {
         ))
     }
 
-    /// Adds output written by the program.
+    /// Adds output written by the program (text appears at the time its last byte arrived).
     public mutating func output(_ bytes: [UInt8], at time: Double) {
-        if pending.isEmpty { pendingTime = time }
         var all = pending + bytes
         let keep = Self.incompleteSuffixLength(all)
         pending = Array(all.suffix(keep))
         all.removeLast(keep)
-        if !all.isEmpty { append(.output, String(decoding: all, as: UTF8.self), at: pendingTime) }
+        if !all.isEmpty { append(.output, String(decoding: all, as: UTF8.self), at: time) }
         pendingTime = time
     }
 
