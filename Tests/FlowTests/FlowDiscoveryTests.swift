@@ -80,3 +80,21 @@ import Testing
         }
     }
 }
+
+@Suite struct FlowLoadAllTests {
+    @Test func errorsOfEveryFileAreCollected() throws {
+        let root = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try writeFile("app ./a\nlaunch\npress entr\n", at: "F/a.flow", in: root)
+        try writeFile("app ./a\nlaunch\n", at: "F/b.flow", in: root)
+        try writeFile("launch\n", at: "F/c.flow", in: root)
+        let flows = try FlowDiscovery.discover(["F"], root: root)
+        do {
+            _ = try FlowParser.loadAll(flows)
+            Issue.record("expected errors")
+        } catch {
+            #expect(error.errors.map(\.position.description) == ["F/a.flow:3:7", "F/c.flow:1:1"])
+        }
+        #expect(try FlowParser.loadAll([flows[1]]).map(\.file) == ["F/b.flow"])
+    }
+}
