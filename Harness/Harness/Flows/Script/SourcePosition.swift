@@ -1,0 +1,21 @@
+/// A place in a flow file: the file as shown to the user, a 1-based line and a 1-based column.
+///
+/// Columns count characters (grapheme clusters), so a position points at what an editor shows.
+public struct SourcePosition: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The file as shown in messages (usually its path relative to the run root).
+    public var file: String
+    /// The 1-based line.
+    public var line: Int
+    /// The 1-based column.
+    public var column: Int
+
+    /// Creates a position.
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:column`, the form editors and compilers use.
+    public var description: String { "\(file):\(line):\(column)" }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import Harness
+
+/// Records calls from concurrent jobs.
+final class CallLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls: [(String, Int)] = []
+    private var running = 0
+    private(set) var maximumRunning = 0
+    private var finished: [String] = []
+
+    func begin(_ flow: FlowFile, _ attempt: Int) {
+        lock.withLock {
+            calls.append((flow.relativePath, attempt))
+            running += 1
+            maximumRunning = max(maximumRunning, running)
+        }
+    }
+    func end() { lock.withLock { running -= 1 } }
+    func finish(_ path: String) { lock.withLock { finished.append(path) } }
+    var attempts: [String: [Int]] { lock.withLock { Dictionary(grouping: calls, by: \.0).mapValues { $0.map(\.1) } } }
+    var finishedPaths: [String] { lock.withLock { finished } }
+}
+
+@Suite struct FlowWorkerPoolTests {
+    /// Outcomes per flow name, by attempt (the last repeats).
+    static let script: [String: [AttemptOutcome]] = [
+        "pass": [.passed],
+        "fail": [.failed(FlowFailure(message: "expected \"x\"\nscreen...", position: SourcePosition(file: "fail.flow", line: 3, column: 1)))],
+        "flaky": [.failed(FlowFailure(message: "timeout")), .passed],
+        "very-flaky": [.failed(FlowFailure(message: "one")), .failed(FlowFailure(message: "two")), .passed],
+        "skip": [.skipped(reason: "no bridge")],
+    ]
+
+    func run(retries: Int, jobs: Int = 3, log: CallLog = CallLog()) async -> [FlowResult] {
+        let flows = ["skip", "pass", "very-flaky", "fail", "flaky"].map { flowFile("F/\($0).flow") }
+        let pool = FlowWorkerPool(jobs: jobs, retries: retries)
+        return await pool.run(flows, job: { flow, attempt in
+            log.begin(flow, attempt)
+            defer { log.end() }
+            await Task.yield()
+            let outcomes = Self.script[flow.name]!
+            return outcomes[min(attempt, outcomes.count) - 1]
+        }, onFinish: { log.finish($0.path) })
+    }
+
+    @Test func retriesMakeFlakyFlowsAndAreCountedOnce() async {
+        let log = CallLog()
+        let results = await run(retries: 2, log: log)
+        #expect(results.map(\.path) == ["F/fail.flow", "F/flaky.flow", "F/pass.flow", "F/skip.flow", "F/very-flaky.flow"])
+        #expect(results.map(\.status) == [.failed, .flaky, .passed, .skipped, .flaky])
+        #expect(results.map(\.attempts.count) == [3, 2, 1, 1, 3])
+        #expect(log.attempts["F/fail.flow"] == [1, 2, 3])
+        #expect(log.attempts["F/skip.flow"] == [1])
+        #expect(Set(log.finishedPaths) == Set(results.map(\.path)) && log.finishedPaths.count == 5)
+        let summary = FlowRunSummary(results)
+        #expect(summary == FlowRunSummary(passed: 1, failed: 1, flaky: 2, skipped: 1))
+        #expect(summary.description == "1 passed, 1 failed, 2 flaky, 1 skipped")
+        #expect(!summary.succeeded && summary.exitCode == 1)
+        #expect(results[1].failureMessage == "timeout")
+        #expect(results[4].failureMessage == "two")
+        #expect(results[0].failurePosition?.line == 3)
+        #expect(results[3].skipReason == "no bridge")
+    }
+
+    @Test func withoutRetriesFlakyFlowsFail() async {
+        let results = await run(retries: 0)
+        #expect(results.allSatisfy { $0.attempts.count == 1 })
+        #expect(FlowRunSummary(results).description == "1 passed, 3 failed, 1 skipped")
+    }
+
+    @Test(arguments: [1, 2, 4])
+    func concurrencyIsBoundedByJobs(jobs: Int) async {
+        let log = CallLog()
+        let flows = (0..<12).map { flowFile("F/\($0).flow") }
+        let results = await FlowWorkerPool(jobs: jobs).run(flows, job: { flow, attempt in
+            log.begin(flow, attempt)
+            defer { log.end() }
+            await Task.yield()
+            return .passed
+        })
+        #expect(results.count == 12)
+        #expect(log.maximumRunning <= jobs)
+        #expect(results.map(\.path) == flows.map(\.relativePath).sorted())
+    }
+
+    @Test func emptyRunAndDefaults() async {
+        #expect(await FlowWorkerPool().run([], job: { _, _ in .passed }).isEmpty)
+        #expect(FlowWorkerPool().jobs == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(FlowWorkerPool(jobs: 0, retries: -1) == FlowWorkerPool(jobs: 1, retries: 0))
+    }
+
+    static let summaries: [(FlowRunSummary, String)] = [
+        (FlowRunSummary(), "0 passed, 0 failed"),
+        (FlowRunSummary(passed: 3), "3 passed, 0 failed"),
+        (FlowRunSummary(passed: 3, failed: 1), "3 passed, 1 failed"),
+        (FlowRunSummary(passed: 3, flaky: 2), "3 passed, 0 failed, 2 flaky"),
+        (FlowRunSummary(passed: 3, skipped: 4), "3 passed, 0 failed, 4 skipped"),
+        (FlowRunSummary(passed: 1, failed: 2, flaky: 3, skipped: 4), "1 passed, 2 failed, 3 flaky, 4 skipped"),
+    ]
+
+    @Test(arguments: summaries)
+    func summaryLine(summary: FlowRunSummary, line: String) {
+        #expect(summary.description == line)
+        #expect(summary.succeeded == (summary.failed == 0))
+    }
+
+    @Test func progressLinesAndSummary() {
+        func result(_ name: String, _ outcomes: [AttemptOutcome], milliseconds: Int) -> FlowResult {
+            FlowResult(flow: flowFile("F/\(name).flow"), attempts: outcomes.enumerated().map {
+                FlowAttempt(number: $0.offset + 1, duration: .milliseconds(milliseconds), outcome: $0.element)
+            })
+        }
+        let pass = result("a", [.passed], milliseconds: 420)
+        let fail = result("b", [.failed(FlowFailure(message: "expected \"Done\" within 5s\nscreen", position: SourcePosition(file: "F/b.flow", line: 4, column: 1)))], milliseconds: 1200)
+        let failTwice = result("c", [.failed(FlowFailure(message: "x")), .failed(FlowFailure(message: "y"))], milliseconds: 500)
+        let flaky = result("d", [.failed(FlowFailure(message: "x")), .passed], milliseconds: 250)
+        let skipped = result("e", [.skipped(reason: "no python3")], milliseconds: 0)
+        #expect(FlowProgressReporter.line(for: pass) == "✓ F/a.flow (0.42s)")
+        #expect(FlowProgressReporter.line(for: fail) == "✗ F/b.flow (1.20s): expected \"Done\" within 5s")
+        #expect(FlowProgressReporter.line(for: failTwice) == "✗ F/c.flow (1.00s, 2 attempts): y")
+        #expect(FlowProgressReporter.line(for: flaky) == "~ F/d.flow (flaky, 2 attempts, 0.50s)")
+        #expect(FlowProgressReporter.line(for: skipped) == "- F/e.flow (skipped): no python3")
+        let summary = FlowProgressReporter.summary(of: [skipped, flaky, fail, pass, failTwice])
+        #expect(summary.hasSuffix("\n1 passed, 2 failed, 1 flaky, 1 skipped"))
+        #expect(summary.contains("✗ F/b.flow\n    F/b.flow:4:1: expected \"Done\" within 5s\n    screen"))
+        #expect(summary.contains("~ F/d.flow: attempt 1 failed: x"))
+        let log = CallLog()
+        let reporter = FlowProgressReporter { line in log.finish(line) }
+        reporter.flowFinished(pass)
+        reporter.runFinished([pass])
+        #expect(log.finishedPaths == ["✓ F/a.flow (0.42s)", "\n1 passed, 0 failed"])
+    }
+}
