@@ -60,6 +60,14 @@ struct StubServerCommand {
     }
 }
 
+/// The signal handler: stop serving, exit 0. Made outside top-level code so it is not main-actor isolated.
+func stopHandler(for server: StubServer) -> @Sendable () -> Void {
+    {
+        server.stop()
+        exit(0)
+    }
+}
+
 func writeError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
@@ -105,15 +113,12 @@ let signalQueue = DispatchQueue(label: "stub-server.signals")
 var signalSources: [DispatchSourceSignal] = []
 for signalNumber in [SIGINT, SIGTERM] {
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
-    source.setEventHandler {
-        server.stop()
-        exit(0)
-    }
+    source.setEventHandler(handler: stopHandler(for: server))
     source.resume()
     signalSources.append(source)
 }
 
-print(server.baseURL.absoluteString)
-fflush(stdout)
+// Unbuffered, so a script reading the first line sees it at once.
+FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
 writeError("stub-server: serving \(mappings.count) mapping(s) from \(command.mappings.path) at \(server.baseURL.absoluteString)")
 dispatchMain()
