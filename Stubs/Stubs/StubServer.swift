@@ -109,6 +109,14 @@ public final class StubServer: Sendable {
         core.loop = nil
     }
 
+    /// How many client connections are open right now (hanging ones included).
+    public var openConnectionCount: Int { loop.gauge.value }
+
+    /// Blocks until exactly `count` client connections are open; false after `timeout`.
+    func waitUntilOpenConnections(_ count: Int, timeout: TimeInterval = 10) -> Bool {
+        loop.gauge.wait(timeout: timeout) { $0 == count }
+    }
+
     /// Whether `stop()` was called.
     public var isStopped: Bool { stopped.withLock { $0 } }
 

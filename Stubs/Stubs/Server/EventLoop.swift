@@ -36,6 +36,8 @@ final class EventLoop: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let limits: HTTPRequestParser.Limits
     private let lingerNanoseconds: UInt64
+    /// Open client connections (for `StubServer.openConnectionCount` and leak tests).
+    let gauge = ConnectionGauge()
 
     // Loop-thread state.
     private var handler: RequestHandling?
@@ -202,6 +204,7 @@ final class EventLoop: @unchecked Sendable {
             nextConnectionID += 1
             let connection = Connection(id: nextConnectionID, fd: fd, limits: limits)
             connections[connection.id] = connection
+            gauge.add(1)
         }
     }
 
@@ -245,6 +248,7 @@ final class EventLoop: @unchecked Sendable {
         connection.phase = .closed
         Posix.close(connection.fd)
         connections[connection.id] = nil
+        gauge.add(-1)
     }
 
     private func reset(_ connection: Connection) {
