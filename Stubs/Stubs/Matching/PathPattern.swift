@@ -1,7 +1,7 @@
 /// How a request path must look. A string literal means `.exact`.
 ///
 /// Paths are compared as sent, without percent-decoding and without the query string.
-public enum PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public enum PathPattern: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The path equals this string.
     case exact(String)
     /// The path starts with this string.
@@ -11,6 +11,9 @@ public enum PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
 
     /// An exact path.
     public init(stringLiteral value: String) { self = .exact(value) }
+
+    /// An exact path built by interpolation, e.g. `"/todos/\(id)"`.
+    public init(stringInterpolation: DefaultStringInterpolation) { self = .exact(String(stringInterpolation: stringInterpolation)) }
 
     /// Whether `path` satisfies the pattern.
     public func matches(_ path: String) -> Bool {

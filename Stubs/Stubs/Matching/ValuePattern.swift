@@ -1,5 +1,5 @@
 /// How a query parameter or header value must look. A string literal means `.equalTo`.
-public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public enum ValuePattern: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The value equals this string.
     case equalTo(String)
     /// The value contains this string.
@@ -13,6 +13,9 @@ public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, Custom
 
     /// An exact value.
     public init(stringLiteral value: String) { self = .equalTo(value) }
+
+    /// An exact value built by interpolation.
+    public init(stringInterpolation: DefaultStringInterpolation) { self = .equalTo(String(stringInterpolation: stringInterpolation)) }
 
     /// Whether the values found (all values of that name, possibly none) satisfy the pattern.
     public func matches(_ values: [String]) -> Bool {

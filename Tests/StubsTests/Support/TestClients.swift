@@ -29,6 +29,11 @@ func fetch(
     return (data, http)
 }
 
+/// Fetches `url` and returns the body as text.
+func text(_ url: URL) async throws -> String {
+    String(decoding: try await fetch(url).0, as: UTF8.self)
+}
+
 /// The result of a finished subprocess.
 struct ProcessOutput {
     var status: Int32
