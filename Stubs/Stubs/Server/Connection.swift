@@ -36,8 +36,8 @@ final class Connection {
         case idle
         /// Working through `steps`.
         case responding
-        /// Waiting for a timer (delay or throttle); the token tells stale timers apart.
-        case paused(token: UInt64)
+        /// Waiting for its timer (delay or throttle).
+        case paused
         /// A hang: no answer until its stub is removed or the server stops.
         case hanging
         /// Sent everything and shut down writing; discarding input until EOF or a deadline.
@@ -62,6 +62,17 @@ final class Connection {
     var currentRequest: HTTPRequest?
     var currentRecorded: RecordedRequest?
     var hangingStubID: StubID?
+    /// The one timer a connection can have: when it fires (monotonic ns) and what it does.
+    var deadline: UInt64?
+    var deadlineAction: DeadlineAction = .resume
+    
+    /// What a connection's timer does.
+    enum DeadlineAction {
+        /// End a pause (delay or throttle interval).
+        case resume
+        /// Give up waiting for the client's FIN and close.
+        case lingerExpired
+    }
 
     init(id: UInt64, fd: Int32, limits: HTTPRequestParser.Limits) {
         self.id = id

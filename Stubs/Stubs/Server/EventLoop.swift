@@ -13,17 +13,6 @@ final class EventLoop: @unchecked Sendable {
         case releaseHangs(Set<StubID>)
     }
 
-    private struct Timer {
-        enum Kind {
-            case resume(connectionID: UInt64, token: UInt64)
-            case lingerExpired(connectionID: UInt64)
-            case resumeAccepting
-        }
-
-        let deadline: UInt64
-        let kind: Kind
-    }
-
     private struct Mailbox {
         var commands: [Command] = []
         var isClosed = false
@@ -42,9 +31,9 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     private var handler: RequestHandling?
     private var connections: [UInt64: Connection] = [:]
-    private var timers: [Timer] = []
+    /// When to accept again after running out of descriptors.
+    private var resumeAcceptingAt: UInt64?
     private var nextConnectionID: UInt64 = 0
-    private var nextToken: UInt64 = 0
     private var accepting = true
     private var running = true
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -149,7 +138,11 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func pollTimeout() -> Int32 {
-        guard let earliest = timers.map(\.deadline).min() else { return -1 }
+        var earliest = resumeAcceptingAt
+        for connection in connections.values {
+            if let deadline = connection.deadline, deadline < earliest ?? .max { earliest = deadline }
+        }
+        guard let earliest else { return -1 }
         let now = Posix.monotonicNanoseconds()
         if earliest <= now { return 0 }
         return Int32(min(60_000, (earliest - now + 999_999) / 1_000_000))
@@ -194,7 +187,7 @@ final class EventLoop: @unchecked Sendable {
                 if error.errno == Posix.tooManyFiles || error.errno == Posix.tooManyFilesInSystem {
                     // Out of descriptors: stop accepting briefly instead of spinning.
                     accepting = false
-                    timers.append(Timer(deadline: Posix.monotonicNanoseconds() + 50_000_000, kind: .resumeAccepting))
+                    resumeAcceptingAt = Posix.monotonicNanoseconds() + 50_000_000
                 }
                 return
             } catch {
@@ -209,19 +202,19 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func fireTimers() {
-        guard !timers.isEmpty else { return }
         let now = Posix.monotonicNanoseconds()
-        let due = timers.filter { $0.deadline <= now }
-        guard !due.isEmpty else { return }
-        timers.removeAll { $0.deadline <= now }
-        for timer in due {
-            switch timer.kind {
-            case .resumeAccepting:
-                accepting = true
-            case .lingerExpired(let id):
-                if let connection = connections[id], connection.phase == .draining { close(connection) }
-            case .resume(let id, let token):
-                if let connection = connections[id], connection.phase == .paused(token: token) {
+        if let resume = resumeAcceptingAt, resume <= now {
+            resumeAcceptingAt = nil
+            accepting = true
+        }
+        for connection in connections.values {
+            guard let deadline = connection.deadline, deadline <= now else { continue }
+            connection.deadline = nil
+            switch connection.deadlineAction {
+            case .lingerExpired:
+                if connection.phase == .draining { close(connection) }
+            case .resume:
+                if connection.phase == .paused {
                     connection.phase = .responding
                     drive(connection)
                 }
@@ -233,7 +226,6 @@ final class EventLoop: @unchecked Sendable {
         mailbox.withLock { $0.isClosed = true }
         for connection in connections.values { close(connection) }
         connections.removeAll()
-        timers.removeAll()
         Posix.close(listener)
         Posix.close(wakeRead)
         Posix.close(wakeWrite)
@@ -299,10 +291,10 @@ final class EventLoop: @unchecked Sendable {
         connection.outputOffset = 0
     }
 
-    private func schedule(_ kind: Timer.Kind, after nanoseconds: UInt64) {
+    private func schedule(_ action: Connection.DeadlineAction, for connection: Connection, after nanoseconds: UInt64) {
         let now = Posix.monotonicNanoseconds()
-        let deadline = UInt64.max - now > nanoseconds ? now + nanoseconds : UInt64.max
-        timers.append(Timer(deadline: deadline, kind: kind))
+        connection.deadline = UInt64.max - now > nanoseconds ? now + nanoseconds : UInt64.max
+        connection.deadlineAction = action
     }
 
     /// Starts answering `request` as `answer` says.
@@ -348,9 +340,8 @@ final class EventLoop: @unchecked Sendable {
                         ])
                     }
                 case .pause(let nanoseconds):
-                    nextToken += 1
-                    connection.phase = .paused(token: nextToken)
-                    schedule(.resume(connectionID: connection.id, token: nextToken), after: nanoseconds)
+                    connection.phase = .paused
+                    schedule(.resume, for: connection, after: nanoseconds)
                     return
                 case .hang:
                     connection.phase = .hanging
@@ -411,6 +402,6 @@ final class EventLoop: @unchecked Sendable {
             close(connection)
             return
         }
-        schedule(.lingerExpired(connectionID: connection.id), after: lingerNanoseconds)
+        schedule(.lingerExpired, for: connection, after: lingerNanoseconds)
     }
 }

@@ -44,7 +44,17 @@ struct StubRegistry {
     }
 
     /// Picks the stub for `request`, consumes one use, and returns its id and the behaviour for this match.
+    /// A HEAD request no stub matches is matched as a GET (the server then sends headers only).
     mutating func match(_ request: RecordedRequest) -> (StubID, StubBehaviour)? {
+        if let found = matchExactly(request) { return found }
+        guard request.method.caseInsensitiveEquals("HEAD") else { return nil }
+        return matchExactly(RecordedRequest(
+            sequenceNumber: request.sequenceNumber, method: "GET", target: request.target, headers: request.headers,
+            body: request.body, receivedAt: request.receivedAt
+        ))
+    }
+
+    private mutating func matchExactly(_ request: RecordedRequest) -> (StubID, StubBehaviour)? {
         var bestIndex: Int?
         for (index, entry) in entries.enumerated() where !entry.isUsedUp && entry.pattern.matches(request) {
             if let current = bestIndex {
