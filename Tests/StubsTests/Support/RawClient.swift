@@ -20,10 +20,15 @@ final class RawClient {
     private(set) var isClosed = false
 
     /// Connects to the server.
-    init(_ server: StubServer) throws {
-        fd = try Posix.makeStreamSocket(server.host.family, nonBlocking: false)
+    convenience init(_ server: StubServer) throws {
+        try self.init(host: server.host, port: server.port)
+    }
+
+    /// Connects to `host`:`port`.
+    init(host: StubHost, port: UInt16) throws {
+        fd = try Posix.makeStreamSocket(host.family, nonBlocking: false)
         do {
-            try Posix.connect(fd, server.host.family, host: server.host.address, port: server.port)
+            try Posix.connect(fd, host.family, host: host.address, port: port)
         } catch {
             Posix.close(fd)
             throw error
