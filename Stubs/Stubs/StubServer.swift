@@ -106,7 +106,6 @@ public final class StubServer: Sendable {
         guard !wasStopped else { return }
         loop.stopAndWait()
         core.failWaitersOnStop()
-        core.loop = nil
     }
 
     /// How many client connections are open right now (hanging ones included).

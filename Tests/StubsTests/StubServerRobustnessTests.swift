@@ -175,8 +175,9 @@ import Testing
             }
             #expect(server.waitUntilOpenConnections(0), "the server closed all 10,000 connections")
             if let before, let after = Posix.openDescriptorCount() {
-                // Other suites run in parallel and open descriptors too; a leak here would be thousands.
-                #expect(after < before + 100, "descriptors before: \(before), after: \(after)")
+                // Other suites run in parallel and hold up to a few hundred descriptors at a time
+                // (the 200-connection test alone holds 400); a leak here would be thousands.
+                #expect(after < before + 2000, "descriptors before: \(before), after: \(after)")
             }
             #expect(server.requests.count == 10_000)
         }

@@ -116,6 +116,11 @@ final class EventLoop: @unchecked Sendable {
                         flush(connection)
                     }
                     if connection.phase != .closed && (revents & (Posix.pollIn | Posix.pollErrorMask)) != 0 {
+                        if connection.peerClosed && revents & Posix.pollErrorMask != 0 {
+                            // Hang-up or error after EOF: nobody is left to talk to (and poll would spin).
+                            close(connection)
+                            continue
+                        }
                         readAvailable(connection)
                     }
                     if connection.phase != .closed { drive(connection) }
@@ -224,7 +229,19 @@ final class EventLoop: @unchecked Sendable {
 
     private func shutDown() {
         mailbox.withLock { $0.isClosed = true }
-        for connection in connections.values { close(connection) }
+        // A graceful stop: take connections still in the backlog and read what clients already
+        // sent, so that closing sends a FIN (end of stream), not a reset for unread data.
+        if accepting { acceptConnections() }
+        for connection in connections.values {
+            var drained = 0
+            while drained < 1 << 20, let count = try? readBuffer.withUnsafeMutableBytes({
+                try Posix.read(connection.fd, into: $0.baseAddress!, count: $0.count)
+            }), count > 0 {
+                drained += count
+            }
+            Posix.shutdownWrite(connection.fd)
+            close(connection)
+        }
         connections.removeAll()
         Posix.close(listener)
         Posix.close(wakeRead)

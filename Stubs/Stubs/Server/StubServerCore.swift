@@ -24,7 +24,8 @@ final class StubServerCore: RequestHandling, @unchecked Sendable {
 
     let state = Locked(State())
     let options: StubServer.Options
-    /// Set once after the loop exists; the loop is stopped before the core goes away.
+    /// Set once by `StubServer.init` before the loop starts, never changed afterwards (so reads
+    /// from any thread are safe). After stop, commands sent to the loop are ignored.
     var loop: EventLoop?
 
     init(options: StubServer.Options) {

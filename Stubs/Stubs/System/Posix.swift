@@ -234,7 +234,7 @@ enum Posix {
 
     /// Binds `fd` to `host`:`port`.
     static func bind(_ fd: Int32, _ family: Family, host: String, port: UInt16) throws {
-        try withSocketAddress(family, host: host, port: port) { address, length in
+        _ = try withSocketAddress(family, host: host, port: port) { address, length in
             #if canImport(Glibc)
             try retrying("bind") { Glibc.bind(fd, address, length) }
             #else
@@ -254,7 +254,7 @@ enum Posix {
 
     /// Connects a blocking socket to `host`:`port`.
     static func connect(_ fd: Int32, _ family: Family, host: String, port: UInt16) throws {
-        try withSocketAddress(family, host: host, port: port) { address, length in
+        _ = try withSocketAddress(family, host: host, port: port) { address, length in
             #if canImport(Glibc)
             try retrying("connect") { Glibc.connect(fd, address, length) }
             #else
@@ -267,7 +267,7 @@ enum Posix {
     static func localPort(_ fd: Int32) throws -> UInt16 {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        try withUnsafeMutablePointer(to: &storage) { pointer in
+        _ = try withUnsafeMutablePointer(to: &storage) { pointer in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 try retrying("getsockname") { getsockname(fd, address, &length) }
             }
