@@ -2,11 +2,17 @@ import Foundation
 
 /// A JSON document as a value: compared structurally (object key order and number spelling ignored).
 public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (compared as a Double).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array (order matters).
     case array([JSONValue])
+    /// An object (key order does not matter).
     case object([String: JSONValue])
 
     /// Parses JSON text.

@@ -2,10 +2,15 @@
 public struct MatchDifference: Sendable, Hashable, CustomStringConvertible {
     /// The part of the request that differs.
     public enum Field: Sendable, Hashable, CustomStringConvertible {
+        /// The method.
         case method
+        /// The path.
         case path
+        /// The named query parameter.
         case query(String)
+        /// The named header.
         case header(String)
+        /// The body.
         case body
 
         /// `method`, `path`, `query page`, `header Accept`, `body`.
