@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "TodoCore", targets: ["TodoCore"]),
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "TerminalEmulator", targets: ["TerminalEmulator"]),
+        .library(name: "Stubs", targets: ["Stubs"]),
+        .executable(name: "stub-server", targets: ["stub-server"]),
     ],
     targets: [
         // The sample app under test.
@@ -21,6 +23,11 @@ let package = Package(
         .target(name: "CHarnessShims", path: "Harness/CHarnessShims"),
         .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator"], path: "Harness/Harness"),
         .executableTarget(name: "harness", dependencies: ["TerminalEmulator"], path: "Harness/harness"),
+
+        // Doubles for the outside world.
+        .target(name: "StubsCShims", path: "Stubs/StubsCShims"),
+        .target(name: "Stubs", dependencies: ["StubsCShims"], path: "Stubs/Stubs"),
+        .executableTarget(name: "stub-server", dependencies: ["Stubs"], path: "Stubs/stub-server"),
 
         // Benchmarks: programs that print figures next to their peers' (see docs/PERFORMANCE.md).
         .executableTarget(
@@ -35,6 +42,13 @@ let package = Package(
             path: "Benchmarks/LatencyBenchmark"
         ),
 
+        .executableTarget(
+            name: "StubServerBenchmark",
+            dependencies: ["Stubs"],
+            path: "Benchmarks/StubServerBenchmark",
+            exclude: ["setup.sh", "pytest_httpserver_peer.py"]
+        ),
+
         // Tests.
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness"]),
@@ -42,6 +56,7 @@ let package = Package(
         .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"], exclude: ["__Snapshots__"]),
         .testTarget(name: "FlowTests", dependencies: ["Harness"]),
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

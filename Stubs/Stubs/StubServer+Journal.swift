@@ -1,0 +1,52 @@
+import Foundation
+
+extension StubServer {
+    /// Every request received since start or the last `clearRequests()`/`reset()`, oldest first.
+    /// Admin API requests are not journaled.
+    public var requests: [RecordedRequest] { core.state.withLock { $0.journal } }
+
+    /// The journaled requests matching `pattern`, oldest first.
+    public func requests(matching pattern: RequestPattern) -> [RecordedRequest] {
+        requests.filter(pattern.matches)
+    }
+
+    /// The journaled requests no stub answered.
+    public var unmatchedRequests: [RecordedRequest] { requests.filter { $0.stubID == nil } }
+
+    /// Empties the journal (stubs stay).
+    public func clearRequests() { core.clearJournal() }
+
+    /// The near-miss report for `request` against the current stubs (what an unmatched request gets).
+    public func nearMissReport(for request: RecordedRequest) -> NearMissReport {
+        core.state.withLock { $0.registry.nearMissReport(for: request) }
+    }
+
+    /// The failure of a verification, or nil when the journal satisfies it. Pure: no side effect.
+    public func verificationFailure(_ pattern: RequestPattern, count: RequestCount = .atLeast(1)) -> StubVerificationError? {
+        let journal = requests
+        let matched = journal.filter(pattern.matches).count
+        if count.isSatisfied(by: matched) { return nil }
+        return StubVerificationError(pattern: pattern, expected: count, actualCount: matched, received: journal)
+    }
+
+    /// Throws a `StubVerificationError` (listing what was received, with the closest requests and
+    /// how they differ) unless the journal holds `count` requests matching `pattern`.
+    ///
+    /// ```swift
+    /// try server.verify(.get("/todos"), count: .exactly(2))
+    /// ```
+    public func verify(_ pattern: RequestPattern, count: RequestCount = .atLeast(1)) throws {
+        if let failure = verificationFailure(pattern, count: count) { throw failure }
+    }
+
+    /// Waits until a request matching `pattern` is journaled (or returns the first one already
+    /// journaled). Event driven: the server resumes the waiter when it journals the request.
+    ///
+    /// - Throws: `WaitTimeoutError` after `timeout` or when the server stops (with what was
+    ///   received), `CancellationError` when the task is cancelled.
+    public func waitForRequest(
+        matching pattern: RequestPattern = .any, timeout: Duration = .seconds(10)
+    ) async throws -> RecordedRequest {
+        try await core.waitForRequest(matching: pattern, timeout: timeout)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// An HTTP/1.1 stub server for tests, listening on loopback: WireMock in Swift.
+///
+/// ```swift
+/// let server = try StubServer()                       // 127.0.0.1, ephemeral port, already listening
+/// defer { server.stop() }
+/// try server.stub(.get("/todos"), .json(todos))
+/// server.stub(.get("/todos"), .sequence([.status(500), .status(200)]), priority: 1)
+/// // ... point the app at server.baseURL ...
+/// try server.verify(.get("/todos"), count: .exactly(2))
+/// ```
+///
+/// Safe to use from many threads and tasks at once: all state sits behind one lock and the
+/// connections are served by one event-loop thread with non-blocking sockets.
+///
+/// Stub selection: among matching stubs with uses left, the lowest `priority` number wins
+/// (1 beats 5, like WireMock; the default is 5); among equal priorities the stub added last wins.
+/// A request no stub matches gets a 404 whose body is a near-miss report.
+public final class StubServer: Sendable {
+    /// Server settings.
+    public struct Options: Sendable {
+        /// A request body over this many bytes gets 413 and the connection is closed.
+        public var maxBodyBytes: Int
+        /// A request line plus headers over this many bytes gets 431.
+        public var maxHeaderBytes: Int
+        /// Serves the `/__admin/` API (see docs/STUBS.md); off by default in process.
+        public var enablesAdminAPI: Bool
+        /// How long a closing connection waits for the client's FIN before closing anyway.
+        public var lingerTimeout: Duration
+        /// Where `bodyFile` paths of mappings added through the admin API are resolved.
+        public var mappingBaseDirectory: URL?
+
+        /// Creates options; every argument has a sensible default.
+        public init(
+            maxBodyBytes: Int = 8 * 1024 * 1024, maxHeaderBytes: Int = 64 * 1024, enablesAdminAPI: Bool = false,
+            lingerTimeout: Duration = .seconds(2), mappingBaseDirectory: URL? = nil
+        ) {
+            self.maxBodyBytes = maxBodyBytes
+            self.maxHeaderBytes = maxHeaderBytes
+            self.enablesAdminAPI = enablesAdminAPI
+            self.lingerTimeout = lingerTimeout
+            self.mappingBaseDirectory = mappingBaseDirectory
+        }
+    }
+
+    /// The default stub priority (lower numbers win).
+    public static let defaultPriority = 5
+
+    /// The address listened on.
+    public let host: StubHost
+    /// The port listened on (the ephemeral port chosen when 0 was asked).
+    public let port: UInt16
+    /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.
+    public let baseURL: URL
+    let core: StubServerCore
+    private let loop: EventLoop
+    private let stopped = Locked(false)
+
+    /// Starts listening on `host`:`port` (0 picks a free port) and serving at once.
+    public init(host: StubHost = .loopbackIPv4, port: UInt16 = 0, options: Options = Options()) throws {
+        let fd: Int32
+        let boundPort: UInt16
+        do {
+            fd = try Posix.makeStreamSocket(host.family, nonBlocking: true)
+            do {
+                try Posix.setReuseAddress(fd)
+                if host.isIPv6 { Posix.setIPv6Only(fd) }
+                try Posix.bind(fd, host.family, host: host.address, port: port)
+                try Posix.listen(fd, backlog: 1024)
+                boundPort = try Posix.localPort(fd)
+            } catch {
+                Posix.close(fd)
+                throw error
+            }
+        } catch let error as PosixError {
+            throw StubServerError.cannotListen(host: host.address, port: port, error)
+        }
+        let core = StubServerCore(options: options)
+        let limits = HTTPRequestParser.Limits(maxHeaderBytes: options.maxHeaderBytes, maxBodyBytes: options.maxBodyBytes)
+        let loop: EventLoop
+        do {
+            loop = try EventLoop(listener: fd, handler: core, limits: limits, lingerTimeout: options.lingerTimeout)
+        } catch let error as PosixError {
+            Posix.close(fd)
+            throw StubServerError.cannotListen(host: host.address, port: port, error)
+        }
+        core.loop = loop
+        self.core = core
+        self.loop = loop
+        self.host = host
+        self.port = boundPort
+        self.baseURL = URL(string: "http://\(host.urlHost):\(boundPort)")!
+        loop.start(name: "StubServer :\(boundPort)")
+    }
+
+    deinit { stop() }
+
+    /// Stops serving: closes the listener (freeing the port) and every open connection (hangs
+    /// included), and fails pending `waitForRequest` calls. Idempotent; also runs on deinit.
+    public func stop() {
+        let wasStopped = stopped.withLock { stopped -> Bool in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !wasStopped else { return }
+        loop.stopAndWait()
+        core.failWaitersOnStop()
+    }
+
+    /// How many client connections are open right now (hanging ones included).
+    public var openConnectionCount: Int { loop.gauge.value }
+
+    /// Blocks until exactly `count` client connections are open; false after `timeout`.
+    func waitUntilOpenConnections(_ count: Int, timeout: TimeInterval = 10) -> Bool {
+        loop.gauge.wait(timeout: timeout) { $0 == count }
+    }
+
+    /// Whether `stop()` was called.
+    public var isStopped: Bool { stopped.withLock { $0 } }
+
+    /// The absolute URL of `path` (which may carry a query), e.g. `url("/todos?page=2")`.
+    public func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString + (path.hasPrefix("/") ? path : "/" + path))!
+    }
+
+    // MARK: - Scoped use
+
+    /// Runs `body` with a started server and stops it afterwards, even when `body` throws.
+    public static func with<Result>(
+        host: StubHost = .loopbackIPv4, port: UInt16 = 0, options: Options = Options(),
+        _ body: (StubServer) throws -> Result
+    ) throws -> Result {
+        let server = try StubServer(host: host, port: port, options: options)
+        defer { server.stop() }
+        return try body(server)
+    }
+
+    /// Runs `body` with a started server and stops it afterwards, even when `body` throws.
+    public static func with<Result>(
+        host: StubHost = .loopbackIPv4, port: UInt16 = 0, options: Options = Options(),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (StubServer) async throws -> Result
+    ) async throws -> Result {
+        let server = try StubServer(host: host, port: port, options: options)
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    // MARK: - Stubs
+
+    /// Answers requests matching `pattern` with `response`.
+    ///
+    /// - Parameters:
+    ///   - priority: lower numbers win over higher ones; among equal priorities the latest stub wins.
+    ///   - uses: after this many matches the stub stops matching (nil: unlimited).
+    ///   - id: a chosen id (an existing stub with it is replaced); a unique one by default.
+    @discardableResult
+    public func stub(
+        _ pattern: RequestPattern, _ response: StubResponse, priority: Int = StubServer.defaultPriority,
+        uses: Int? = nil, id: StubID? = nil
+    ) -> StubID {
+        stub(pattern, .respond(response), priority: priority, uses: uses, id: id)
+    }
+
+    /// Handles requests matching `pattern` with `behaviour` (hang, faults, sequences, delays).
+    @discardableResult
+    public func stub(
+        _ pattern: RequestPattern, _ behaviour: StubBehaviour, priority: Int = StubServer.defaultPriority,
+        uses: Int? = nil, id: StubID? = nil
+    ) -> StubID {
+        let id = id ?? .unique()
+        core.addStub(id: id, pattern: pattern, behaviour: behaviour, priority: priority, uses: uses)
+        return id
+    }
+
+    /// Removes a stub; requests hanging on it are matched again against the remaining stubs.
+    /// Returns false when no such stub is registered.
+    @discardableResult
+    public func remove(_ id: StubID) -> Bool { core.removeStub(id) }
+
+    /// Removes every stub (releasing hangs) and keeps the journal.
+    public func removeAllStubs() { core.removeAllStubs() }
+
+    /// Removes every stub and clears the journal.
+    public func reset() {
+        core.removeAllStubs()
+        core.clearJournal()
+    }
+
+    /// The registered stubs, in the order they were added (used-up stubs included until removed).
+    public var stubs: [StubSummary] {
+        core.state.withLock { state in
+            state.registry.entries.map {
+                StubSummary(
+                    id: $0.id, pattern: $0.pattern, behaviour: $0.behaviour, priority: $0.priority,
+                    remainingUses: $0.remainingUses, matchCount: $0.matchCount
+                )
+            }
+        }
+    }
+}

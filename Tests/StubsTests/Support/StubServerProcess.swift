@@ -1,0 +1,85 @@
+import Foundation
+@testable import Stubs
+
+/// The standalone `stub-server` executable running as a subprocess of the test.
+final class StubServerProcess {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let process = Process()
+    let baseURL: URL
+    private let stdout = Pipe()
+    private let stderr = Pipe()
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// The folder holding the built products (the test bundle sits in it).
+    static var productsDirectory: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    static var executable: URL { productsDirectory.appendingPathComponent("stub-server") }
+
+    /// Starts `stub-server` with `arguments` and reads the base URL from its first stdout line.
+    init(arguments: [String]) throws {
+        let executable = Self.executable
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw Failure(description: "stub-server is not built at \(executable.path); run `swift build --product stub-server`")
+        }
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        // Read the first line on a helper thread; wait for it with a deadline (no polling).
+        let firstLine = Locked<String?>(nil)
+        let lineRead = DispatchSemaphore(value: 0)
+        let handle = stdout.fileHandleForReading
+        Thread.detachNewThread {
+            var bytes: [UInt8] = []
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                bytes += data
+                if bytes.contains(10) { break }
+            }
+            firstLine.withLock { $0 = String(decoding: bytes.prefix { $0 != 10 }, as: UTF8.self) }
+            lineRead.signal()
+        }
+        guard lineRead.wait(timeout: .now() + 20) == .success, let line = firstLine.withLock({ $0 }), let url = URL(string: line),
+              url.scheme == "http"
+        else {
+            process.terminate()
+            _ = exited.wait(timeout: .now() + 5)
+            let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw Failure(description: "stub-server printed no base URL; stderr: \(errors)")
+        }
+        baseURL = url
+    }
+
+    /// Sends `signal` and waits for the exit; returns the termination status and reason.
+    func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 10) throws -> (Int32, Process.TerminationReason) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        guard exited.wait(timeout: .now() + timeout) == .success else {
+            kill(process.processIdentifier, SIGKILL)
+            _ = exited.wait(timeout: .now() + 5)
+            throw Failure(description: "stub-server did not exit within \(timeout) s of signal \(signal)")
+        }
+        exited.signal()  // Let deinit's wait return at once.
+        return (process.terminationStatus, process.terminationReason)
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            _ = exited.wait(timeout: .now() + 5)
+        }
+    }
+}

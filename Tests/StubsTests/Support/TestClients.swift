@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import Stubs
+
+/// A URLSession without caches, cookies or retries, with a short timeout.
+func makeSession(timeout: TimeInterval = 10) -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = timeout
+    configuration.timeoutIntervalForResource = timeout
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.urlCache = nil
+    configuration.httpShouldSetCookies = false
+    return URLSession(configuration: configuration)
+}
+
+/// Fetches `url` with URLSession; returns the body and the HTTP response.
+func fetch(
+    _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:],
+    session: URLSession = makeSession()
+) async throws -> (Data, HTTPURLResponse) {
+    var request = URLRequest(url: url)
+    request.httpMethod = method
+    request.httpBody = body
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let (data, response) = try await session.data(for: request)
+    guard let http = response as? HTTPURLResponse else { throw RawClient.Failure(description: "not an HTTP response") }
+    return (data, http)
+}
+
+/// Fetches `url` and returns the body as text.
+func text(_ url: URL) async throws -> String {
+    String(decoding: try await fetch(url).0, as: UTF8.self)
+}
+
+/// The result of a finished subprocess.
+struct ProcessOutput {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs an executable to completion, collecting its output (reads block until EOF, no polling).
+func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> ProcessOutput {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try input.fileHandleForWriting.close()
+    let errorData = Locked(Data())
+    let errorDone = DispatchSemaphore(value: 0)
+    let reader = Thread {
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        errorData.withLock { $0 = data }
+        errorDone.signal()
+    }
+    reader.start()
+    let outputData = out.fileHandleForReading.readDataToEndOfFile()
+    errorDone.wait()
+    process.waitUntilExit()
+    return ProcessOutput(
+        status: process.terminationStatus,
+        stdout: String(decoding: outputData, as: UTF8.self),
+        stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self)
+    )
+}
+
+/// Runs /usr/bin/curl with `arguments` (`-sS` added).
+func curl(_ arguments: [String], stdin: Data? = nil) throws -> ProcessOutput {
+    try run("/usr/bin/curl", ["-sS", "--max-time", "20"] + arguments, stdin: stdin)
+}
+
+/// A fresh temporary directory, removed by `body`'s end.
+func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("stubs-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(url)
+}
+
+/// A todo as the sample app sends it.
+struct TodoFixture: Codable, Equatable, Sendable {
+    var id: Int
+    var title: String
+    var done: Bool
+
+    static func list(_ count: Int) -> [TodoFixture] {
+        (1...count).map { TodoFixture(id: $0, title: "Todo number \($0)", done: $0 % 3 == 0) }
+    }
+}
