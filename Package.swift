@@ -21,8 +21,8 @@ let package = Package(
         // The test side.
         .target(name: "TerminalEmulator", path: "Harness/TerminalEmulator"),
         .target(name: "CHarnessShims", path: "Harness/CHarnessShims"),
-        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator"], path: "Harness/Harness"),
-        .executableTarget(name: "harness", dependencies: ["TerminalEmulator"], path: "Harness/harness"),
+        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator", "Stubs"], path: "Harness/Harness"),
+        .executableTarget(name: "harness", dependencies: ["Harness", "Stubs", "TerminalEmulator", "todo"], path: "Harness/harness"),
 
         // Doubles for the outside world.
         .target(name: "StubsCShims", path: "Stubs/StubsCShims"),
@@ -56,6 +56,7 @@ let package = Package(
         .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"], exclude: ["__Snapshots__"]),
         .testTarget(name: "FlowTests", dependencies: ["Harness"]),
+        .testTarget(name: "HarnessCLITests", dependencies: ["Harness", "Stubs"], exclude: ["Fixtures"]),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

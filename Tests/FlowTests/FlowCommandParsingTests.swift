@@ -26,6 +26,7 @@ import Testing
         ("event state sequence idle,loading,loaded", .eventSequence(name: "state", values: ["idle", "loading", "loaded"])),
         (#"event state sequence idle, "with space", loaded"#, .eventSequence(name: "state", values: ["idle", "with space", "loaded"])),
         ("file todos.json exists", .fileExists(name: "todos.json")),
+        ("file todos.json missing", .fileMissing(name: "todos.json")),
         ("file data/todos.json equals expected/todos.json", .fileEquals(name: "data/todos.json", file: FlowFileReference(written: "expected/todos.json", directory: "/flows"))),
         ("requests GET /todos count 2", .requestCount(method: "GET", path: "/todos", count: 2)),
         ("timeout 1.5s", .timeout(.milliseconds(1500))),

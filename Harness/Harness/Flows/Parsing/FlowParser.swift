@@ -222,12 +222,13 @@ private struct LineParser {
             return .eventSequence(name: name, values: values.map(\.text))
         case "file":
             let name = try sandboxName(try argument("the file's name in the sandbox"))
-            let mode = try argument("\"exists\" or \"equals FILE\"")
+            let mode = try argument("\"exists\", \"missing\" or \"equals FILE\"")
             switch (mode.quoted, mode.text) {
             case (false, "exists"): return .fileExists(name: name)
+            case (false, "missing"): return .fileMissing(name: name)
             case (false, "equals"): return .fileEquals(name: name, file: reference(try argument("the expected file")))
             default:
-                throw scanner.error(.unexpectedArgument(mode.text, expected: "\"exists\" or \"equals\""), column: mode.column)
+                throw scanner.error(.unexpectedArgument(mode.text, expected: "\"exists\", \"missing\" or \"equals\""), column: mode.column)
             }
         case "requests":
             let method = try method()

@@ -41,6 +41,8 @@ public enum FlowCommand: Sendable, Equatable {
     case eventSequence(name: String, values: [String])
     /// `file NAME exists`: the sandbox holds `NAME`.
     case fileExists(name: String)
+    /// `file NAME missing`: the sandbox does not hold `NAME`.
+    case fileMissing(name: String)
     /// `file NAME equals FILE`: the sandbox's `NAME` has the same bytes as `FILE`.
     case fileEquals(name: String, file: FlowFileReference)
     /// `requests METHOD PATH count N`: the stub server received exactly `N` such requests.
@@ -70,7 +72,7 @@ public enum FlowCommand: Sendable, Equatable {
         case .snapshot: "snapshot"
         case .spyCount, .spyLast: "spy"
         case .eventSequence: "event"
-        case .fileExists, .fileEquals: "file"
+        case .fileExists, .fileMissing, .fileEquals: "file"
         case .requestCount: "requests"
         case .exit: "exit"
         case .kill: "kill"
