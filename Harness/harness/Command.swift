@@ -6,7 +6,7 @@ protocol Command {
     static var synopsis: String { get }
     /// Runs with the arguments after the name; returns the exit status.
     /// - Throws: `CommandError` for bad usage or input.
-    static func run(_ arguments: [String]) throws -> Int32
+    static func run(_ arguments: [String]) async throws -> Int32
 }
 
 /// Why a command could not run.

@@ -3,14 +3,16 @@ import Foundation
 /// Dispatches `harness <subcommand> ...` to a `Command`, printing usage on errors.
 enum HarnessCLI {
     /// Every subcommand, in the order usage lists them.
-    static let commands: [any Command.Type] = [ScreenCommand.self]
+    static var commands: [any Command.Type] {
+        [RunCommand.self, MergeJUnitCommand.self, ReplayCommand.self, RecordCommand.self, ScreenCommand.self]
+    }
 
     static var usage: String {
         "usage:\n" + commands.map { "  harness \($0.synopsis)" }.joined(separator: "\n")
     }
 
     /// Runs the tool with the arguments after the program name; returns the exit status.
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String]) async -> Int32 {
         guard let name = arguments.first else {
             printError("missing subcommand\n\(usage)")
             return 64
@@ -24,7 +26,7 @@ enum HarnessCLI {
             return 64
         }
         do {
-            return try command.run(Array(arguments.dropFirst()))
+            return try await command.run(Array(arguments.dropFirst()))
         } catch let error as CommandError {
             switch error {
             case .usage: printError("harness \(name): \(error)\n\(usage)")
@@ -35,6 +37,12 @@ enum HarnessCLI {
             printError("harness \(name): \(error)")
             return 1
         }
+    }
+
+    /// Writes a line to standard output at once (unbuffered, so lines keep their order with
+    /// standard error and reach a pipe as they happen).
+    static func printLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     static func printError(_ message: String) {

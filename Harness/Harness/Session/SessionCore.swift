@@ -18,6 +18,8 @@ final class SessionCore: @unchecked Sendable {
     let executable: String
     /// `DispatchTime.now().uptimeNanoseconds` at launch: the origin of recording times.
     let launchUptime: UInt64
+    /// Called on the reader thread with each output chunk (``TerminalSession/Configuration/onOutput``).
+    let onOutput: (@Sendable ([UInt8]) -> Void)?
 
     // MARK: - Guarded by `condition`
 
@@ -63,6 +65,7 @@ final class SessionCore: @unchecked Sendable {
         self.wakeUpRead = wakeUp.read
         self.wakeUpWrite = wakeUp.write
         self.defaultTimeout = configuration.defaultTimeout
+        self.onOutput = configuration.onOutput
         self.executable = executable
         self.size = configuration.size
         let now = DispatchTime.now().uptimeNanoseconds
@@ -274,6 +277,7 @@ final class SessionCore: @unchecked Sendable {
         if !outgoing.isEmpty { flushOutgoingLocked() }
         let pending = screenPredicatesLocked()
         condition.unlock()
+        onOutput?(Array(bytes))
         evaluate(pending)
     }
 

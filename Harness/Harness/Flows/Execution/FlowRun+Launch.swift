@@ -16,6 +16,8 @@ extension FlowRun {
             executable = try app.resolveExecutable(searchPath: variables["PATH"] ?? "/usr/bin:/bin")
         } catch let error as FlowVariableError {
             throw FlowStepFailure("app: \(error)", showsScreen: false)
+        } catch FlowAppResolutionError.notFound(let name, _) {
+            throw FlowSkip(reason: "\(name) is not installed (not found in PATH)")
         } catch {
             throw FlowStepFailure("\(error)", showsScreen: false)
         }

@@ -47,6 +47,8 @@ final class FlowRun {
                 try Task.checkCancellation()
                 try await perform(step)
             }
+        } catch let skip as FlowSkip {
+            outcome = .skipped(reason: skip.reason)
         } catch {
             outcome = .failed(failure(error, at: current))
         }
@@ -54,7 +56,7 @@ final class FlowRun {
             failure.artifacts = writeArtifacts(failure: failure)
             outcome = .failed(failure)
         }
-        tearDown(failed: outcome != .passed)
+        if case .failed = outcome { tearDown(failed: true) } else { tearDown(failed: false) }
         return outcome
     }
 

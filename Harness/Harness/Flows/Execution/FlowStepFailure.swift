@@ -16,3 +16,10 @@ struct FlowStepFailure: Error, CustomStringConvertible {
 
     var description: String { details.map { "\(problem)\n\($0)" } ?? problem }
 }
+
+/// A flow that cannot run on this machine (its program is not installed): the attempt is
+/// reported as skipped, not failed.
+struct FlowSkip: Error {
+    /// Why, for the progress line.
+    var reason: String
+}

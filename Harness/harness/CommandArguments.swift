@@ -1,0 +1,69 @@
+/// Splits a subcommand's arguments into options (`--name VALUE`, `--name=VALUE`, flags) and
+/// positional arguments; everything after `--` is positional.
+struct CommandArguments {
+    /// Option values by name (without `--`), in order given; flags have an empty value.
+    private(set) var options: [(name: String, value: String)] = []
+    /// The positional arguments, in order.
+    private(set) var positional: [String] = []
+    /// The arguments after `--`, when there was one.
+    private(set) var afterSeparator: [String]?
+
+    /// Parses `arguments`, given which options take a value and which are flags.
+    init(_ arguments: [String], valued: Set<String>, flags: Set<String> = []) throws(CommandError) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                afterSeparator = Array(arguments[index...])
+                break
+            }
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                if argument.hasPrefix("-"), argument.count > 1 {
+                    throw .usage("unknown option \(argument.debugDescription)")
+                }
+                positional.append(argument)
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var inline: String?
+            if let equals = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if flags.contains(name) {
+                guard inline == nil else { throw .usage("--\(name) takes no value") }
+                options.append((name, ""))
+            } else if valued.contains(name) {
+                if let inline {
+                    options.append((name, inline))
+                } else {
+                    guard index < arguments.count else { throw .usage("--\(name) needs a value") }
+                    options.append((name, arguments[index]))
+                    index += 1
+                }
+            } else {
+                throw .usage("unknown option --\(name)")
+            }
+        }
+    }
+
+    /// The value of option `name` (the last one given), or nil.
+    func value(_ name: String) -> String? {
+        options.last { $0.name == name }?.value
+    }
+
+    /// Whether flag `name` was given.
+    func has(_ name: String) -> Bool {
+        options.contains { $0.name == name }
+    }
+
+    /// The value of `name` as an integer in `range`, or nil when absent.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw .usage("--\(name) \(text.debugDescription): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}
