@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"], exclude: ["__Snapshots__"]),
         .testTarget(name: "FlowTests", dependencies: ["Harness"]),
-        .testTarget(name: "HarnessCLITests", dependencies: ["Harness", "Stubs"], exclude: ["Fixtures"]),
+        .testTarget(name: "HarnessCLITests", dependencies: ["Harness", "Stubs", "harness"]),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import Harness
+
+/// A temporary folder holding flows and the files they refer to; removed by `remove()`.
+struct FlowFixture {
+    let folder: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("harness-cli-tests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` at `relative` (folders created); returns the absolute path.
+    @discardableResult
+    func write(_ text: String, at relative: String, executable: Bool = false) throws -> String {
+        let path = folder + "/" + relative
+        try FileManager.default.createDirectory(atPath: FlowPaths.directory(of: path), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+        return path
+    }
+
+    /// Parses `source` as the flow `name` of this folder.
+    func script(_ source: String, name: String = "t.flow") throws -> FlowScript {
+        try write(source, at: name)
+        return try FlowParser.load(path: folder + "/" + name, displayName: name)
+    }
+
+    /// Parses and runs one attempt of `source`.
+    func run(_ source: String, name: String = "t.flow", options: FlowExecutor.Options = testOptions(),
+              attempt: Int = 1) async throws -> AttemptOutcome {
+        let script = try script(source, name: name)
+        return await FlowExecutor(options: options).run(
+            script, flow: FlowFile(path: folder + "/" + name, relativePath: name), attempt: attempt)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
+/// Options with a short default timeout and a fixed environment.
+func testOptions(timeout: Duration = .seconds(5), record: SnapshotRecordMode? = .never, artifacts: String? = nil,
+                 extra: [String: String] = [:]) -> FlowExecutor.Options {
+    var environment: [String: String] = [
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": NSTemporaryDirectory(),
+        "LANG": "C.UTF-8",
+        "PS1": "$ ",
+        "HARNESS_PRODUCTS_DIR": BuildProducts.directory.path,
+    ]
+    for (key, value) in extra { environment[key] = value }
+    return FlowExecutor.Options(defaultTimeout: timeout, recordMode: record, artifactsDirectory: artifacts,
+                                environment: environment)
+}
+
+/// The failure of an outcome, or a recorded issue.
+func failure(of outcome: AttemptOutcome, sourceLocation: SourceLocation = #_sourceLocation) -> FlowFailure? {
+    guard case .failed(let failure) = outcome else {
+        Issue.record("expected a failure, got \(outcome)", sourceLocation: sourceLocation)
+        return nil
+    }
+    return failure
+}
+
+/// Whether a program is installed.
+func isInstalled(_ name: String) -> Bool {
+    ["/usr/bin", "/bin", "/usr/local/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+}
