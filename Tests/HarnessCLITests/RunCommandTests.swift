@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import Harness
+
+/// `harness run`, `merge-junit` and `replay`, run as the built executable.
+@Suite struct RunCommandTests {
+    /// A suite with a passing, a failing, a flaky and a skipped flow.
+    func makeMixedSuite() throws -> FlowFixture {
+        let fixture = try FlowFixture()
+        try fixture.write("""
+            app sh -c "echo one; exec cat"
+            launch
+            expect "one"
+            """, at: "suite/pass-one.flow")
+        try fixture.write("""
+            app bc -q
+            launch
+            type "6*7"
+            press enter
+            expect "42"
+            press ctrl-d
+            exit 0
+            """, at: "suite/nested/pass-two.flow")
+        try fixture.write("""
+            app sh -c "echo 'the wrong text'; exec cat"
+            timeout 200ms
+            launch
+            expect "the right text"
+            """, at: "suite/fail.flow")
+        try fixture.write("""
+            #!/bin/sh
+            if [ -e marker ]; then echo second; exec cat; fi
+            : > marker
+            echo first
+            exit 1
+            """, at: "suite/flaky.sh", executable: true)
+        try fixture.write("""
+            app ./flaky.sh
+            launch
+            expect "second"
+            """, at: "suite/flaky.flow")
+        try fixture.write("""
+            app not-installed-anywhere-xyz
+            launch
+            """, at: "suite/skip.flow")
+        return fixture
+    }
+
+    @Test func runReportsProgressSummaryJUnitAndArtifacts() throws {
+        let fixture = try makeMixedSuite()
+        defer { fixture.remove() }
+        let output = try runHarness(
+            ["run", "suite", "--retries", "1", "--jobs", "2", "--junit", "out/junit.xml", "--artifacts", "out/artifacts"],
+            in: fixture.folder)
+        #expect(output.status == 1)
+        #expect(output.lastLine == "2 passed, 1 failed, 1 flaky, 1 skipped")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Running 5 flows on 2 workers")
+        #expect(lines.contains { $0.hasPrefix("✓ suite/pass-one.flow (") })
+        #expect(lines.contains { $0.hasPrefix("✗ suite/fail.flow (") && $0.hasSuffix("2 attempts): expect \"the right text\": the screen never showed it within 200ms") })
+        #expect(lines.contains { $0.hasPrefix("~ suite/flaky.flow (flaky, 2 attempts") })
+        #expect(lines.contains("- suite/skip.flow (skipped): not-installed-anywhere-xyz is not installed (not found in PATH)"))
+        #expect(output.standardOutput.contains("suite/fail.flow:4:1: expect \"the right text\""))
+
+        // JUnit, parsed back.
+        let report = try JUnitReader.read(path: fixture.folder + "/out/junit.xml")
+        #expect(report.tests == 5)
+        #expect(report.failures == 1)
+        #expect(report.flaky == 1)
+        #expect(report.skipped == 1)
+
+        // Artifacts of the failed flow: a valid asciicast, the screen as text and SVG, the index.
+        let artifacts = fixture.folder + "/out/artifacts"
+        let cast = try AsciicastReader.read(path: artifacts + "/suite/fail.attempt2.cast")
+        #expect(cast.header.version == 2 && cast.header.width == 80 && cast.header.height == 24)
+        #expect(cast.events.contains { $0.kind == .output && $0.data.contains("the wrong text") })
+        let firstCast = try String(contentsOfFile: artifacts + "/suite/fail.cast", encoding: .utf8)
+        for line in firstCast.split(separator: "\n") {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])) != nil)
+        }
+        let screen = try String(contentsOfFile: artifacts + "/suite/fail.attempt2.screen.txt", encoding: .utf8)
+        #expect(screen.contains("│the wrong text"))
+        #expect(FileManager.default.fileExists(atPath: artifacts + "/suite/fail.attempt2.screen.svg"))
+        let index = try String(contentsOfFile: artifacts + "/index.html", encoding: .utf8)
+        #expect(index.contains("suite/fail.flow") && index.contains("suite/flaky.flow"))
+
+        // The recording replays to the failing screen.
+        let replay = try runHarness(["replay", "out/artifacts/suite/fail.cast"], in: fixture.folder)
+        #expect(replay.status == 0)
+        #expect(replay.standardOutput.hasPrefix("the wrong text\n"))
+        let atStart = try runHarness(["replay", "out/artifacts/suite/fail.cast", "--at", "0"], in: fixture.folder)
+        #expect(atStart.status == 0)
+        #expect(!atStart.standardOutput.contains("the wrong text"))
+    }
+
+    @Test func parseErrorsOfEveryFileAreReportedBeforeAnythingRuns() throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try fixture.write("app sh -c \"touch ran\"\nlaunch\n", at: "flows/a-good.flow")
+        try fixture.write("app sh\nlaunh\npress entr\n", at: "flows/b-bad.flow")
+        try fixture.write("launch\n", at: "flows/c-bad.flow")
+        let output = try runHarness(["run", "flows"], in: fixture.folder)
+        #expect(output.status == 2)
+        #expect(output.standardOutput.isEmpty)
+        #expect(output.standardError.contains("flows/b-bad.flow:2:1: unknown command \"launh\" (did you mean \"launch\"?)"))
+        #expect(output.standardError.contains("flows/b-bad.flow:3:7: unknown key \"entr\" (did you mean \"enter\"?)"))
+        #expect(output.standardError.contains("flows/c-bad.flow:1:1: the flow has no app line"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder + "/flows/ran"))
+    }
+
+    @Test(arguments: [
+        (["run"], "missing PATHS"),
+        (["run", "x", "--jobs", "zero"], "--jobs \"zero\""),
+        (["run", "x", "--timeout", "5"], "--timeout \"5\""),
+        (["run", "x", "--record", "sometimes"], "--record \"sometimes\""),
+        (["run", "x", "--shard", "3/2"], "--shard 3/2"),
+        (["run", "x", "--filter", "(("], "--filter: invalid regex"),
+        (["run", "x", "--bogus"], "unknown option --bogus"),
+        (["merge-junit", "out.xml"], "expected OUT and at least one IN"),
+        (["replay"], "missing FILE.cast"),
+        (["record", "--out", "x.flow"], "missing the program"),
+        (["frobnicate"], "unknown subcommand"),
+    ])
+    func usageErrorsExit64WithUsage(arguments: [String], message: String) throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try FileManager.default.createDirectory(atPath: fixture.folder + "/x", withIntermediateDirectories: true)
+        let output = try runHarness(arguments, in: fixture.folder)
+        #expect(output.status == 64)
+        #expect(output.standardError.contains(message))
+        #expect(output.standardError.contains("usage:"))
+    }
+
+    @Test func shardsCoverEveryFlowOnceAndMergeBack() throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        let names = (1...9).map { "flow-\($0)" }
+        for name in names {
+            try fixture.write("app sh -c \"echo \(name); exec cat\"\nlaunch\nexpect \"\(name)\"\n", at: "many/\(name).flow")
+        }
+        var seen: [String] = []
+        for index in 1...3 {
+            let output = try runHarness(["run", "many", "--shard", "\(index)/3", "--junit", "shard\(index).xml"], in: fixture.folder)
+            #expect(output.status == 0)
+            let report = try JUnitReader.read(path: fixture.folder + "/shard\(index).xml")
+            seen += report.suites.flatMap(\.cases).map(\.name)
+        }
+        #expect(seen.sorted() == names.sorted())
+        let merged = try runHarness(["merge-junit", "all.xml", "shard1.xml", "shard2.xml", "shard3.xml"], in: fixture.folder)
+        #expect(merged.status == 0)
+        #expect(merged.standardOutput == "Merged 3 reports into all.xml: 9 tests, 0 failures\n")
+        let report = try JUnitReader.read(path: fixture.folder + "/all.xml")
+        #expect(report.tests == 9)
+        #expect(Set(report.suites.flatMap(\.cases).map(\.name)) == Set(names))
+    }
+
+    @Test func filterKeepsMatchingFlows() throws {
+        let fixture = try makeMixedSuite()
+        defer { fixture.remove() }
+        let output = try runHarness(["run", "suite", "--filter", "pass-"], in: fixture.folder)
+        #expect(output.status == 0)
+        #expect(output.lastLine == "2 passed, 0 failed")
+    }
+}
