@@ -55,6 +55,7 @@ enum RecordCommand: Command {
         let savedMode = UserTerminal.isTerminal(input) ? try? UserTerminal.makeRaw(input) : nil
         let restore = { if let savedMode { UserTerminal.restore(savedMode) } }
         let wake = try UserTerminal.makePipe()
+        HarnessCLI.printError("harness record: recording \(program) to \(out); Ctrl-] stops\r")
 
         var sources: [any DispatchSourceProtocol] = []
         for signalNumber in UserTerminal.stopSignals {

@@ -38,14 +38,15 @@ enum UserTerminal {
         guard tcgetattr(descriptor, &settings) == 0 else { throw SystemError(operation: "tcgetattr", code: errno) }
         let saved = SavedMode(descriptor: descriptor, settings: settings)
         cfmakeraw(&settings)
-        guard tcsetattr(descriptor, TCSAFLUSH, &settings) == 0 else { throw SystemError(operation: "tcsetattr", code: errno) }
+        // TCSANOW, not TCSAFLUSH: keys typed before raw mode are kept and recorded.
+        guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else { throw SystemError(operation: "tcsetattr", code: errno) }
         return saved
     }
 
     /// Restores settings saved by ``makeRaw(_:)``.
     static func restore(_ saved: SavedMode) {
         var settings = saved.settings
-        _ = tcsetattr(saved.descriptor, TCSAFLUSH, &settings)
+        _ = tcsetattr(saved.descriptor, TCSADRAIN, &settings)
     }
 
     /// Writes every byte (retrying short writes and EINTR); gives up silently on other errors.
