@@ -53,12 +53,12 @@ public final class BridgeListener: Sendable {
         self.socketPath = socketPath
         self.launchOptions = launchOptions
         self.client = BridgeClient(token: token, maxFrameSize: maxFrameSize, exitGrace: exitGrace, diagnostics: diagnostics)
-        let listenFD: Int32
-        do { listenFD = try UnixSocket.listen(path: socketPath) } catch {
+        let listener: UnixListener
+        do { listener = try UnixListener(path: socketPath) } catch {
             try? FileManager.default.removeItem(atPath: directory)
             throw .setupFailed("cannot listen on \(socketPath): \(error)")
         }
-        self.state = ListenerState(listenFD: listenFD, directory: directory, socketPath: socketPath)
+        self.state = ListenerState(listener: listener, directory: directory, socketPath: socketPath)
         state.startAccepting(client: client, maxFrameSize: maxFrameSize)
     }
 
@@ -118,80 +118,66 @@ public final class BridgeListener: Sendable {
     }
 }
 
-/// The listener's mutable part: the listening socket, its accept source, the connection.
+/// The listener's mutable part: the listening socket and the one connection.
 final class ListenerState: @unchecked Sendable {
     private let lock = NSLock()
-    private var listenFD: Int32
-    private var source: (any DispatchSourceRead)?
+    private let listener: UnixListener
     private var connection: FrameConnection?
     private var closed = false
     private let directory: String
     private let socketPath: String
 
-    init(listenFD: Int32, directory: String, socketPath: String) {
-        self.listenFD = listenFD
+    init(listener: UnixListener, directory: String, socketPath: String) {
+        self.listener = listener
         self.directory = directory
         self.socketPath = socketPath
     }
 
+    /// Accepts the one connection on the listener's own thread (exactly one app per listener).
     func startAccepting(client: BridgeClient, maxFrameSize: Int) {
-        let fd = listenFD
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue.global())
-        source.setEventHandler { [weak self, weak client] in
-            guard let self, let client else { return }
-            self.acceptOne(client: client, maxFrameSize: maxFrameSize)
+        listener.acceptOne(threadName: "Harness.bridge.accept") { [weak self, weak client] result in
+            guard let client else {
+                if case .success(let fd) = result { UnixSocket.close(fd) }
+                return
+            }
+            let accepted: Int32
+            switch result {
+            case .success(let fd): accepted = fd
+            case .failure(let error):
+                client.finish(.connectionLost("accept failed: \(error)"))
+                return
+            }
+            let connection: FrameConnection
+            do {
+                connection = try FrameConnection(
+                    fd: accepted, decoder: FrameDecoder(maxFrameSize: maxFrameSize), threadName: "Harness.bridge",
+                    onMessage: { [weak client] message in client?.receive(message) },
+                    onClose: { [weak client] reason in client?.connectionClosed(reason) })
+            } catch {
+                client.finish(.connectionLost("cannot serve the connection: \(error)"))
+                return
+            }
+            let keep = self?.lock.withLock { () -> Bool in
+                guard let self, !self.closed else { return false }
+                self.connection = connection
+                return true
+            } ?? false
+            guard keep, client.attach(connection) else {
+                connection.close(reason: "the bridge is closed")
+                return
+            }
+            connection.start()
         }
-        source.setCancelHandler { [socketPath] in
-            UnixSocket.close(fd)
-            UnixSocket.removeFile(socketPath)
-        }
-        lock.withLock { self.source = source }
-        source.resume()
-    }
-
-    /// Accepts the one connection, then stops listening (exactly one app per listener).
-    private func acceptOne(client: BridgeClient, maxFrameSize: Int) {
-        let source = lock.withLock { () -> (any DispatchSourceRead)? in
-            defer { self.source = nil }
-            return closed ? nil : self.source
-        }
-        guard let source else { return }
-        source.cancel()
-        let accepted: Int32
-        do { accepted = try UnixSocket.accept(listenFD) } catch {
-            client.finish(.connectionLost("accept failed: \(error)"))
-            return
-        }
-        let connection: FrameConnection
-        do {
-            connection = try FrameConnection(
-                fd: accepted, decoder: FrameDecoder(maxFrameSize: maxFrameSize), threadName: "Harness.bridge",
-                onMessage: { [weak client] message in client?.receive(message) },
-                onClose: { [weak client] reason in client?.connectionClosed(reason) })
-        } catch {
-            client.finish(.connectionLost("cannot serve the connection: \(error)"))
-            return
-        }
-        let keep = lock.withLock { () -> Bool in
-            guard !closed else { return false }
-            self.connection = connection
-            return true
-        }
-        guard keep, client.attach(connection) else {
-            connection.close(reason: "the bridge is closed")
-            return
-        }
-        connection.start()
     }
 
     func close() {
-        let (source, connection) = lock.withLock { () -> ((any DispatchSourceRead)?, FrameConnection?) in
-            guard !closed else { return (nil, nil) }
+        let connection = lock.withLock { () -> FrameConnection? in
+            guard !closed else { return nil }
             closed = true
-            defer { self.source = nil; self.connection = nil }
-            return (self.source, self.connection)
+            defer { self.connection = nil }
+            return self.connection
         }
-        source?.cancel()
+        listener.close()
         connection?.close(reason: "the test closed the bridge")
         UnixSocket.removeFile(socketPath)
         try? FileManager.default.removeItem(atPath: directory)
