@@ -82,6 +82,7 @@ struct BridgeBenchmark {
         try await report("200 todos typed echo both ways", iterations: iterations, raw: raw, rawRequest: echoFrames.request) {
             _ = try await app.call("echo", todos, as: [Todo].self)
         }
+        codecCost(todosFrames.response, iterations: iterations)
         raw.close()
         host.close()
         listener.close()
@@ -113,6 +114,22 @@ struct BridgeBenchmark {
         let (rawMedian, rawP99) = stats(baseline)
         print(pad(name, 46) + pad(format(median), 11) + pad(format(p99), 10) + pad(format(rawMedian), 9)
               + pad(format(rawP99), 9) + format(median / rawMedian) + "x / " + format(p99 / rawP99) + "x")
+    }
+
+    /// The cost of the envelope alone: decoding one 200-todo reply frame, no socket.
+    static func codecCost(_ frame: [UInt8], iterations: Int) {
+        let clock = ContinuousClock()
+        var samples: [Double] = []
+        for _ in 0..<iterations {
+            let start = clock.now
+            var decoder = FrameDecoder()
+            decoder.append(frame)
+            _ = try? decoder.nextMessage()
+            samples.append(microseconds(clock.now - start))
+        }
+        let (median, p99) = stats(samples)
+        print("")
+        print("envelope decode of one 200-todo reply frame (no socket): median \(format(median)) µs, p99 \(format(p99)) µs")
     }
 
     static func microseconds(_ duration: Duration) -> Double {

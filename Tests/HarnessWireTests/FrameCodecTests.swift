@@ -139,3 +139,14 @@ import Testing
 }
 
 private func * (text: String, count: Int) -> String { String(repeating: text, count: count) }
+
+@Suite struct ProtocolDocumentExampleTests {
+    /// The example in docs/PROTOCOL.md section 3.
+    @Test func readyFrameBytesMatchTheDocument() throws {
+        let documented: [UInt8] = [
+            0x00, 0x00, 0x00, 0x10, 0x7b, 0x22, 0x74, 0x79, 0x70, 0x65, 0x22, 0x3a,
+            0x22, 0x72, 0x65, 0x61, 0x64, 0x79, 0x22, 0x7d,
+        ]
+        #expect(try BridgeFrame.encode(.ready) == documented)
+    }
+}

@@ -42,6 +42,7 @@ final class BridgeClient: @unchecked Sendable {
     let diagnostics: @Sendable () -> String?
 
     private let lock = NSLock()
+    private let deadlines = DeadlineScheduler()
     private var connection: FrameConnection?
     private var everConnected = false
     private var authenticated = false
@@ -301,7 +302,7 @@ final class BridgeClient: @unchecked Sendable {
                 case .failed(let cause):
                     continuation.resume(throwing: error(for: cause, during: kind, diagnostics: diagnostics()))
                 case .registered:
-                    DispatchQueue.global().asyncAfter(deadline: .now() + Self.interval(timeout)) { [weak self] in
+                    deadlines.schedule(at: .now() + Self.interval(timeout)) { [weak self] in
                         self?.timeOut(id, timeout: timeout)
                     }
                     afterRegistering?(id)

@@ -42,13 +42,15 @@ public struct FrameDecoder: Sendable {
         guard available >= BridgeProtocol.headerSize + length else { return nil }
         let payloadStart = start + BridgeProtocol.headerSize
         start = payloadStart + length
-        let payload = buffer[payloadStart..<start]
         if start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+            // Everything consumed: hand the storage over instead of copying the payload.
+            let whole = buffer
+            buffer = []
+            let end = start
             start = 0
-            return ArraySlice(Array(payload))
+            return whole[payloadStart..<end]
         }
-        return payload
+        return buffer[payloadStart..<start]
     }
 
     /// Returns the next whole message, or `nil` when more bytes are needed.

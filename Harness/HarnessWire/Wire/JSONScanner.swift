@@ -128,7 +128,13 @@ struct JSONScanner {
     private mutating func skipString() throws(WireError) {
         try expect(UInt8(ascii: "\""))
         while position < bytes.count {
-            let byte = bytes[position]
+            // Fast path: plain bytes need no decision beyond these three tests.
+            var byte = bytes[position]
+            while byte != 0x22 && byte != 0x5C && byte >= 0x20 {
+                position += 1
+                guard position < bytes.count else { throw fail("unterminated string") }
+                byte = bytes[position]
+            }
             position += 1
             switch byte {
             case UInt8(ascii: "\""): return
