@@ -200,3 +200,14 @@ import Testing
         await #expect(throws: BridgeError.self) { try await connected.app.probe("state", as: Int.self) }
     }
 }
+
+extension BridgeInProcessTests {
+    @Test func cancellingAWaitEndsIt() async throws {
+        let connected = try await Self.connect()
+        defer { connected.listener.close(); connected.host.close() }
+        let app = connected.app
+        let waiting = Task { try await app.nextEvent(named: "never", timeout: .seconds(60)) }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+}

@@ -289,10 +289,12 @@ final class BridgeClient: @unchecked Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Outcome, any Error>) in
-                enum Decision { case registered, done(Outcome), failed(EndCause) }
+                enum Decision { case registered, done(Outcome), failed(EndCause), cancelled }
                 let decision = lock.withLock { () -> Decision in
                     if let outcome = immediate?() { return .done(outcome) }
                     if let end { return .failed(end) }
+                    // Cancelled before registering: the cancellation handler found nothing to cancel.
+                    if Task.isCancelled { return .cancelled }
                     waiters[id] = Waiter(kind: kind, continuation: continuation)
                     return .registered
                 }
@@ -301,6 +303,8 @@ final class BridgeClient: @unchecked Sendable {
                     continuation.resume(returning: outcome)
                 case .failed(let cause):
                     continuation.resume(throwing: error(for: cause, during: kind, diagnostics: diagnostics()))
+                case .cancelled:
+                    continuation.resume(throwing: CancellationError())
                 case .registered:
                     deadlines.schedule(at: .now() + Self.interval(timeout)) { [weak self] in
                         self?.timeOut(id, timeout: timeout)
