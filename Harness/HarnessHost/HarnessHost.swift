@@ -125,8 +125,9 @@ public final class HarnessHost: @unchecked Sendable {
         do {
             connection = try FrameConnection(
                 fd: fd, decoder: decoder, threadName: "HarnessHost.bridge",
-                onMessage: { [weak self] message in self?.receive(message) },
-                onClose: { [weak self] _ in self?.connectionClosed() })
+                // Strong on purpose: the bridge keeps the host alive while it is connected.
+                onMessage: { [self] message in receive(message) },
+                onClose: { [self] _ in connectionClosed() })
         } catch {
             throw .handshakeFailed(error.description)
         }
