@@ -23,7 +23,8 @@ let package = Package(
         .executableTarget(
             name: "BridgeBenchmark",
             dependencies: ["Harness", "HarnessHost", "HarnessWire"],
-            path: "Benchmarks/BridgeBenchmark"
+            path: "Benchmarks/BridgeBenchmark",
+            exclude: ["setup.sh"]
         ),
         .testTarget(name: "HarnessWireTests", dependencies: ["HarnessWire"]),
         .testTarget(name: "HarnessHostTests", dependencies: ["HarnessHost", "HarnessWire"]),
