@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "TodoCore", targets: ["TodoCore"]),
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "TerminalEmulator", targets: ["TerminalEmulator"]),
+        .library(name: "HarnessWire", targets: ["HarnessWire"]),
+        .library(name: "HarnessHost", targets: ["HarnessHost"]),
         .library(name: "Stubs", targets: ["Stubs"]),
         .executable(name: "stub-server", targets: ["stub-server"]),
     ],
@@ -21,7 +23,9 @@ let package = Package(
         // The test side.
         .target(name: "TerminalEmulator", path: "Harness/TerminalEmulator"),
         .target(name: "CHarnessShims", path: "Harness/CHarnessShims"),
-        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator"], path: "Harness/Harness"),
+        .target(name: "HarnessWire", path: "Harness/HarnessWire"),
+        .target(name: "HarnessHost", dependencies: ["HarnessWire"], path: "Harness/HarnessHost"),
+        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
         .executableTarget(name: "harness", dependencies: ["TerminalEmulator"], path: "Harness/harness"),
 
         // Doubles for the outside world.
@@ -49,13 +53,24 @@ let package = Package(
             exclude: ["setup.sh", "pytest_httpserver_peer.py"]
         ),
 
+        .executableTarget(
+            name: "BridgeBenchmark",
+            dependencies: ["Harness", "HarnessHost", "HarnessWire"],
+            path: "Benchmarks/BridgeBenchmark",
+            exclude: ["setup.sh"]
+        ),
+
         // Tests.
+        .executableTarget(name: "bridge-fixture-app", dependencies: ["HarnessHost"], path: "Tests/Fixtures/BridgeFixtureApp"),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness"]),
         .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"], exclude: ["__Snapshots__"]),
         .testTarget(name: "FlowTests", dependencies: ["Harness"]),
+        .testTarget(name: "HarnessWireTests", dependencies: ["HarnessWire"]),
+        .testTarget(name: "HarnessHostTests", dependencies: ["HarnessHost", "HarnessWire"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessHost", "HarnessWire", "bridge-fixture-app"]),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
