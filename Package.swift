@@ -18,7 +18,7 @@ let package = Package(
     targets: [
         // The sample app under test.
         .target(name: "TodoCore", path: "Sources/TodoCore"),
-        .executableTarget(name: "todo", dependencies: ["TodoCore"], path: "Sources/todo"),
+        .executableTarget(name: "todo", dependencies: ["TodoCore", "HarnessHost"], path: "Sources/todo"),
 
         // The test side.
         .target(name: "TerminalEmulator", path: "Harness/TerminalEmulator"),
@@ -71,6 +71,11 @@ let package = Package(
         .testTarget(name: "HarnessWireTests", dependencies: ["HarnessWire"]),
         .testTarget(name: "HarnessHostTests", dependencies: ["HarnessHost", "HarnessWire"]),
         .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessHost", "HarnessWire", "bridge-fixture-app"]),
+        .testTarget(
+            name: "TodoAcceptanceTests",
+            dependencies: ["Harness", "Stubs", "TodoCore", "todo"],
+            exclude: ["__Snapshots__"]
+        ),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
