@@ -10,18 +10,24 @@ let package = Package(
         .library(name: "TodoCore", targets: ["TodoCore"]),
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "TerminalEmulator", targets: ["TerminalEmulator"]),
+        .library(name: "HarnessWire", targets: ["HarnessWire"]),
+        .library(name: "HarnessHost", targets: ["HarnessHost"]),
         .library(name: "Stubs", targets: ["Stubs"]),
         .executable(name: "stub-server", targets: ["stub-server"]),
     ],
     targets: [
         // The sample app under test.
         .target(name: "TodoCore", path: "Sources/TodoCore"),
-        .executableTarget(name: "todo", dependencies: ["TodoCore"], path: "Sources/todo"),
+        .executableTarget(name: "todo", dependencies: ["TodoCore", "HarnessHost"], path: "Sources/todo"),
 
         // The test side.
         .target(name: "TerminalEmulator", path: "Harness/TerminalEmulator"),
         .target(name: "CHarnessShims", path: "Harness/CHarnessShims"),
-        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator", "Stubs"], path: "Harness/Harness"),
+        .target(name: "HarnessWire", path: "Harness/HarnessWire"),
+        .target(name: "HarnessHost", dependencies: ["HarnessWire"], path: "Harness/HarnessHost"),
+        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator", "HarnessWire", "Stubs"], path: "Harness/Harness"),
+        // `todo` is listed so that `swift run harness run Tests/Flows` builds the app the bundled
+        // flows drive (SwiftPM builds an executable dependency without linking its code).
         .executableTarget(name: "harness", dependencies: ["Harness", "Stubs", "TerminalEmulator", "todo"], path: "Harness/harness"),
 
         // Doubles for the outside world.
@@ -49,7 +55,15 @@ let package = Package(
             exclude: ["setup.sh", "pytest_httpserver_peer.py"]
         ),
 
+        .executableTarget(
+            name: "BridgeBenchmark",
+            dependencies: ["Harness", "HarnessHost", "HarnessWire"],
+            path: "Benchmarks/BridgeBenchmark",
+            exclude: ["setup.sh"]
+        ),
+
         // Tests.
+        .executableTarget(name: "bridge-fixture-app", dependencies: ["HarnessHost"], path: "Tests/Fixtures/BridgeFixtureApp"),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness"]),
         .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], resources: [.copy("Fixtures")]),
@@ -57,6 +71,14 @@ let package = Package(
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"], exclude: ["__Snapshots__"]),
         .testTarget(name: "FlowTests", dependencies: ["Harness"]),
         .testTarget(name: "HarnessCLITests", dependencies: ["Harness", "Stubs", "harness"]),
+        .testTarget(name: "HarnessWireTests", dependencies: ["HarnessWire"]),
+        .testTarget(name: "HarnessHostTests", dependencies: ["HarnessHost", "HarnessWire"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessHost", "HarnessWire", "bridge-fixture-app"]),
+        .testTarget(
+            name: "TodoAcceptanceTests",
+            dependencies: ["Harness", "Stubs", "TodoCore", "todo"],
+            exclude: ["__Snapshots__"]
+        ),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

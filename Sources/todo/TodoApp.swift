@@ -24,10 +24,14 @@ final class TodoApp: @unchecked Sendable {
     /// Called instead of the store to save (lets the bridge spy on saves); defaults to the store.
     var save: (@Sendable ([Todo]) throws -> Void)?
 
-    init(api: TodoAPI, store: TodoStore, color: Bool, clock: @escaping @Sendable () -> Date = Date.init) {
+    init(
+        api: TodoAPI, store: TodoStore, color: Bool, initialState: TodoListState = TodoListState(),
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.api = api
         self.store = store
         self.color = color
+        self.state = initialState
         self.clock = clock
     }
 

@@ -1,23 +1,35 @@
 import Dispatch
 import Foundation
+import HarnessHost
 import TodoCore
 
 let environment = ProcessInfo.processInfo.environment
-let arguments = Array(CommandLine.arguments.dropFirst())
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(status)
 }
 
+// The harness's launch arguments come first and are removed; without them the host is inert.
+let harness: HarnessLaunch
+do {
+    harness = try HarnessHost.start(appName: "todo")
+} catch {
+    fail("todo: \(error)", status: 64)
+}
+if let bridgeError = harness.bridgeError {
+    FileHandle.standardError.write(Data("todo: the harness bridge is unavailable: \(bridgeError)\n".utf8))
+}
+let launchOptions = harness.options
+
 let commandLine: TodoCommandLine
 do {
-    commandLine = try TodoCommandLine.parse(arguments)
+    commandLine = try TodoCommandLine.parse(Array(harness.remainingArguments.dropFirst()))
 } catch {
     fail("todo: \(error)\n\n\(TodoCommandLine.usage)", status: 64)
 }
 
-let api = TodoAPI(baseURL: commandLine.apiURL ?? TodoAPI.defaultBaseURL)
+let api = TodoAPI(baseURL: commandLine.apiURL ?? launchOptions?.networkBaseURL ?? TodoAPI.defaultBaseURL)
 
 switch commandLine.command {
 case .help:
@@ -33,7 +45,22 @@ case .interactive:
     guard TerminalDevice.isInteractive() else {
         fail("todo: not a terminal: the list needs an interactive terminal; use `todo list` in scripts and pipes", status: 1)
     }
-    let store = TodoStore(directory: TodoCommandLine.storageDirectory(storage: commandLine.storage, environment: environment))
-    let app = TodoApp(api: api, store: store, color: TodoCommandLine.usesColor(environment: environment))
+    var initialState = TodoListState()
+    if let name = launchOptions?.initialState {
+        guard let sample = TodoListState.sample(named: name) else {
+            fail("todo: unknown initial state \"\(name)\"; known: \(TodoListState.sampleNames.joined(separator: ", "))", status: 64)
+        }
+        initialState = sample
+    }
+    let storage = commandLine.storage ?? launchOptions?.storageDirectory
+    let store = TodoStore(directory: TodoCommandLine.storageDirectory(storage: storage, environment: environment))
+    let frozenClock = launchOptions?.frozenClock
+    let app = TodoApp(
+        api: api, store: store, color: TodoCommandLine.usesColor(environment: environment),
+        initialState: initialState, clock: { frozenClock ?? Date() }
+    )
+    if let host = harness.host {
+        HarnessAdoption.expose(app, store: store, on: host)
+    }
     app.run()
 }

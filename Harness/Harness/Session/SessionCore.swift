@@ -52,6 +52,9 @@ final class SessionCore: @unchecked Sendable {
     /// per change, however many waits and queries look at it.
     private var cachedSnapshot: (generation: UInt64, screen: ScreenSnapshot)?
 
+    /// Called once with the exit status when the program has exited and its output is drained.
+    private var exitHandlers: [@Sendable (ExitStatus) -> Void] = []
+
     /// Serialises `terminate` calls; the second one returns the first one's status.
     private let terminateLock = NSLock()
     private var terminatedStatus: ExitStatus?
@@ -324,7 +327,10 @@ final class SessionCore: @unchecked Sendable {
                 screenChecks.append((id, predicate))
             }
         }
+        let handlers = exitHandlers
+        exitHandlers = []
         condition.unlock()
+        for handler in handlers { handler(status) }
         for (continuation, result) in resolutions { continuation.resume(with: result) }
         for (id, predicate) in screenChecks {
             if predicate(finalScreen) {
@@ -336,6 +342,16 @@ final class SessionCore: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Runs `handler` once when the program has exited (at once if it already has).
+    func onExit(_ handler: @escaping @Sendable (ExitStatus) -> Void) {
+        let status: ExitStatus? = withLock {
+            if let exitStatus { return exitStatus }
+            exitHandlers.append(handler)
+            return nil
+        }
+        if let status { handler(status) }
     }
 
     // MARK: - Terminate

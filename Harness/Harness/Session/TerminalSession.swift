@@ -119,6 +119,12 @@ public final class TerminalSession: Sendable {
     /// How the program ended, once it did and its output was read; nil while it runs.
     public var exitStatus: ExitStatus? { core.currentExitStatus }
 
+    /// Runs `handler` once, on the session's thread, when the program has exited and all its
+    /// output was read; at once if it already has.
+    public func onExit(_ handler: @escaping @Sendable (ExitStatus) -> Void) {
+        core.onExit(handler)
+    }
+
     /// Everything written and typed so far, with timestamps (for asciicast export).
     public var recording: TerminalRecording { core.recording }
 

@@ -15,15 +15,15 @@ extension FlowRun {
     /// `file NAME exists`.
     func fileExists(_ name: String) throws {
         let sandbox = try sandbox
-        guard sandbox.fileExists(name) else {
-            throw FlowStepFailure("the sandbox has no \(name)", details: Self.listing(of: sandbox.directory), showsScreen: false)
+        guard sandbox.exists(name) else {
+            throw FlowStepFailure("the sandbox has no \(name)", details: Self.listing(of: sandbox.url), showsScreen: false)
         }
     }
 
     /// `file NAME missing`.
     func fileMissing(_ name: String) throws {
         let sandbox = try sandbox
-        if sandbox.fileExists(name) {
+        if sandbox.exists(name) {
             let size = (try? sandbox.read(name).count).map { " (\($0) bytes)" } ?? ""
             throw FlowStepFailure("the sandbox holds \(name)\(size)", showsScreen: false)
         }
@@ -32,8 +32,8 @@ extension FlowRun {
     /// `file NAME equals FILE`: byte for byte.
     func fileEquals(_ name: String, _ file: FlowFileReference) throws {
         let sandbox = try sandbox
-        guard sandbox.fileExists(name) else {
-            throw FlowStepFailure("the sandbox has no \(name)", details: Self.listing(of: sandbox.directory), showsScreen: false)
+        guard sandbox.exists(name) else {
+            throw FlowStepFailure("the sandbox has no \(name)", details: Self.listing(of: sandbox.url), showsScreen: false)
         }
         let actual: Data
         do {

@@ -89,7 +89,8 @@ extension FlowRun {
             screen, named: name, record: mode, snapshotDirectory: directory, artifactsDirectory: artifacts,
             function: flow.name
         ) {
-            throw FlowStepFailure("the screen does not match the reference", details: message, showsScreen: false)
+            let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            throw FlowStepFailure(String(lines[0]), details: lines.count > 1 ? String(lines[1]) : nil, showsScreen: false)
         }
     }
 

@@ -1,0 +1,66 @@
+import Foundation
+
+/// How much of the launch-argument protocol (docs/PROTOCOL.md) a program speaks.
+public enum LaunchProtocol: Sendable, Equatable {
+    /// Any terminal program: nothing is added to its command line or environment.
+    case none
+    /// Network, storage sandbox, clock, initial state and values; no bridge.
+    case arguments
+    /// Everything, plus the bridge: launch waits for the app's host to say ready.
+    case bridge
+}
+
+/// Everything needed to launch an app under test: the program, its terminal, and what the
+/// launch protocol tells it (network, storage, clock, initial state).
+///
+/// ```swift
+/// var launch = AppLaunch(executable: try BuildProducts.executable(named: "todo").path)
+/// launch.network = stubs.baseURL
+/// launch.size = TerminalSize(cols: 40, rows: 12)
+/// try await TerminalApp.with(launch) { app in ... }
+/// ```
+public struct AppLaunch: Sendable {
+    /// A path, or a name looked up in `PATH`.
+    public var executable: String
+    /// The program's own arguments (the protocol's come before them).
+    public var arguments: [String]
+    /// Variables added over the inherited environment.
+    public var environment: [String: String]
+    /// The terminal size at launch.
+    public var size: TerminalSize
+    /// The working directory (the harness's own when nil).
+    public var workingDirectory: String?
+    /// The timeout of waits that do not pass one.
+    public var defaultTimeout: Duration
+    /// How much of the launch protocol the program speaks.
+    public var launchProtocol: LaunchProtocol
+    /// The app's network: usually a `StubServer`'s base URL.
+    public var network: URL?
+    /// A named state to start in (`--harness-initial-state`).
+    public var initialState: String?
+    /// A frozen clock for everything the app would show of the time.
+    public var frozenClock: Date?
+    /// Free-form key/values (`--harness-set KEY=VALUE`).
+    public var values: [String: String]
+    /// Files put in the storage sandbox before launch, by relative name.
+    public var seeds: [String: Data]
+    /// How long launch waits for the bridge's ready.
+    public var readyTimeout: Duration
+
+    /// A launch of `executable` with `arguments`, speaking the whole protocol, at 80x24.
+    public init(executable: String, arguments: [String] = []) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = [:]
+        self.size = .standard
+        self.workingDirectory = nil
+        self.defaultTimeout = .seconds(10)
+        self.launchProtocol = .bridge
+        self.network = nil
+        self.initialState = nil
+        self.frozenClock = nil
+        self.values = [:]
+        self.seeds = [:]
+        self.readyTimeout = .seconds(10)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import HarnessWire
+import Synchronization
+
+/// An app under test, launched on a pseudo-terminal with the launch protocol: its terminal
+/// session, its storage sandbox, and (when it speaks it) its bridge.
+///
+/// ```swift
+/// try await TerminalApp.with(launch) { app in
+///     try app.session.press(.enter)
+///     try await app.session.waitFor(text: "Loading…")
+///     #expect(try await app.bridge!.spy("database.save", as: [Todo].self).count == 0)
+///     #expect(!app.sandbox.exists("todos.json"))
+/// }
+/// ```
+public final class TerminalApp: Sendable {
+    /// The program's terminal: input, screen, waits, exit.
+    public let session: TerminalSession
+    /// The app's private storage directory, passed as `--harness-storage`.
+    public let sandbox: Sandbox
+    /// The bridge into the app; nil unless launched with ``LaunchProtocol/bridge``.
+    public let bridge: AppBridge?
+    private let listener: BridgeListener?
+    private let closed = Mutex(false)
+
+    private init(session: TerminalSession, sandbox: Sandbox, bridge: AppBridge?, listener: BridgeListener?) {
+        self.session = session
+        self.sandbox = sandbox
+        self.bridge = bridge
+        self.listener = listener
+    }
+
+    deinit { close(failed: false) }
+
+    /// Launches the app and, with the bridge, waits for its host to say ready.
+    ///
+    /// A launch that fails leaves nothing behind: the process, socket and sandbox are removed.
+    public static func launch(_ launch: AppLaunch) async throws -> TerminalApp {
+        let sandbox = try Sandbox(prefix: "harness-sandbox")
+        do {
+            for (name, data) in launch.seeds.sorted(by: { $0.key < $1.key }) {
+                try sandbox.write(data, to: name)
+            }
+            var options = LaunchOptions()
+            options.networkBaseURL = launch.network
+            options.storageDirectory = sandbox.path
+            options.frozenClock = launch.frozenClock
+            options.initialState = launch.initialState
+            options.values = launch.values
+
+            let sessionBox = Mutex<TerminalSession?>(nil)
+            var listener: BridgeListener?
+            var protocolArguments: [String] = []
+            var environment = ProcessInfo.processInfo.environment
+            switch launch.launchProtocol {
+            case .none:
+                break
+            case .arguments:
+                protocolArguments = options.arguments
+            case .bridge:
+                let bridgeListener = try BridgeListener(options: options) {
+                    guard let session = sessionBox.withLock({ $0 }) else { return nil }
+                    return Self.diagnostics(of: session)
+                }
+                listener = bridgeListener
+                protocolArguments = bridgeListener.arguments
+                environment.merge(bridgeListener.environment) { _, new in new }
+                // A crashing app must die at once, not after Swift's backtracer has run.
+                if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+            }
+            environment.merge(launch.environment) { _, new in new }
+
+            let configuration = TerminalSession.Configuration(
+                executable: launch.executable,
+                arguments: protocolArguments + launch.arguments,
+                environment: environment,
+                workingDirectory: launch.workingDirectory,
+                size: launch.size,
+                defaultTimeout: launch.defaultTimeout
+            )
+            let session: TerminalSession
+            do {
+                session = try TerminalSession.launch(configuration)
+            } catch {
+                listener?.close()
+                throw error
+            }
+            sessionBox.withLock { $0 = session }
+            var bridge: AppBridge?
+            if let listener {
+                session.onExit { status in listener.appExited(status.description) }
+                do {
+                    bridge = try await listener.waitForReady(timeout: launch.readyTimeout)
+                } catch {
+                    session.terminate()
+                    listener.close()
+                    throw error
+                }
+            }
+            return TerminalApp(session: session, sandbox: sandbox, bridge: bridge, listener: listener)
+        } catch {
+            _ = sandbox.close(failed: false)
+            throw error
+        }
+    }
+
+    /// Launches the app, runs `body`, and always closes it; when `body` throws, the sandbox is
+    /// kept if `HARNESS_KEEP_SANDBOX=1`.
+    public static func with<R>(
+        _ launch: AppLaunch,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (TerminalApp) async throws -> R
+    ) async throws -> R {
+        let app = try await Self.launch(launch)
+        do {
+            let result = try await body(app)
+            app.close(failed: false)
+            return result
+        } catch {
+            app.close(failed: true)
+            throw error
+        }
+    }
+
+    /// The bridge, or an error saying the app was launched without one.
+    public func requireBridge() throws -> AppBridge {
+        guard let bridge else { throw BridgeError.closed }
+        return bridge
+    }
+
+    /// Ends the app's process group (SIGHUP/SIGTERM, then SIGKILL) and returns how it ended.
+    @discardableResult
+    public func terminate() -> ExitStatus {
+        session.terminate()
+    }
+
+    /// Terminates the app, closes the bridge, and removes the sandbox (kept when `failed` and
+    /// `HARNESS_KEEP_SANDBOX=1`; its path is then printed). Idempotent.
+    public func close(failed: Bool) {
+        let first = closed.withLock { wasClosed in
+            defer { wasClosed = true }
+            return !wasClosed
+        }
+        guard first else { return }
+        session.terminate()
+        listener?.close()
+        sandbox.close(failed: failed)
+    }
+
+    /// The app's exit status (if it ended) and its screen, for error messages.
+    static func diagnostics(of session: TerminalSession) -> String {
+        let status = session.exitStatus.map { "the app \($0)" } ?? "the app is still running"
+        return "\(status); its screen:\n\(session.screen.framed())"
+    }
+}

@@ -1,0 +1,455 @@
+import Foundation
+import HarnessWire
+
+/// The test side's state of one bridge: the connection, the handshake, pending
+/// calls and waits, the event log and the spy records. Every wait is a
+/// continuation resumed by the I/O thread, a timeout timer, cancellation or the
+/// end of the connection, whichever comes first, exactly once.
+final class BridgeClient: @unchecked Sendable {
+    /// Why the bridge ended; each waiter turns it into a ``BridgeError``.
+    enum EndCause: Sendable {
+        case appExited(String)
+        case connectionLost(String)
+        case protocolError(WireError)
+        case authenticationFailed(String)
+        case versionMismatch(app: Int)
+        case closed
+    }
+
+    /// What a waiter waits for.
+    enum WaitKind {
+        case ready
+        case call(name: String)
+        case spy(name: String, index: Int)
+        case events(filter: String?, count: Int)
+    }
+
+    /// What a waiter gets.
+    enum Outcome: Sendable {
+        case nothing
+        case json(RawJSON)
+        case events([BridgeEvent])
+    }
+
+    private struct Waiter {
+        let kind: WaitKind
+        let continuation: CheckedContinuation<Outcome, any Error>
+    }
+
+    let token: String
+    let maxFrameSize: Int
+    let exitGrace: Duration
+    let diagnostics: @Sendable () -> String?
+
+    private let lock = NSLock()
+    private let deadlines = DeadlineScheduler()
+    private var connection: FrameConnection?
+    private var everConnected = false
+    private var authenticated = false
+    private var ready = false
+    private var helloApp = ""
+    private var helloPID = 0
+    private var end: EndCause?
+    private var exitStatus: String?
+    private var disconnectReason: String?
+    private var waiters: [UInt64: Waiter] = [:]
+    private var nextID: UInt64 = 1
+    private var eventLog: [BridgeEvent] = []
+    private var eventCursors: [String: Int] = [:]
+    private var subscribers: [UInt64: AsyncStream<BridgeEvent>.Continuation] = [:]
+    private var records: [String: [RawJSON]] = [:]
+
+    init(token: String, maxFrameSize: Int, exitGrace: Duration, diagnostics: @escaping @Sendable () -> String?) {
+        self.token = token
+        self.maxFrameSize = maxFrameSize
+        self.exitGrace = exitGrace
+        self.diagnostics = diagnostics
+    }
+
+    var appName: String { lock.withLock { helloApp } }
+    var appPID: Int { lock.withLock { helloPID } }
+    var receivedEvents: [BridgeEvent] { lock.withLock { eventLog } }
+
+    func recordCount(spy name: String) -> Int { lock.withLock { records[name]?.count ?? 0 } }
+    func recordedValues(spy name: String) -> [RawJSON] { lock.withLock { records[name] ?? [] } }
+
+    // MARK: - Connection life cycle
+
+    /// Adopts the one accepted connection (before it starts reading).
+    func attach(_ connection: FrameConnection) -> Bool {
+        lock.withLock {
+            guard end == nil, self.connection == nil else { return false }
+            self.connection = connection
+            everConnected = true
+            return true
+        }
+    }
+
+    /// Called by the I/O thread for each incoming message.
+    func receive(_ message: BridgeMessage) {
+        let isAuthenticated = lock.withLock { authenticated }
+        guard isAuthenticated else {
+            authenticate(message)
+            return
+        }
+        switch message {
+        case .ready:
+            let resumed = lock.withLock { () -> [Waiter] in
+                ready = true
+                return takeWaiters { if case .ready = $0 { true } else { false } }
+            }
+            for waiter in resumed { waiter.continuation.resume(returning: .nothing) }
+        case .reply(let id, let result):
+            guard let waiter = lock.withLock({ waiters.removeValue(forKey: id) }) else { return }
+            guard case .call(let name) = waiter.kind else { return }
+            switch result {
+            case .success(let value):
+                waiter.continuation.resume(returning: .json(value))
+            case .failure(let remote) where remote.code == BridgeErrorCode.unknownName.rawValue:
+                waiter.continuation.resume(throwing: BridgeError.unknownName(
+                    Self.unknownTarget(call: name, message: remote.message), available: remote.available ?? []))
+            case .failure(let remote):
+                waiter.continuation.resume(throwing: BridgeError.remoteError(
+                    name: name, code: remote.code, message: remote.message))
+            }
+        case .event(let seq, let name, let value):
+            let event = BridgeEvent(seq: seq, name: name, value: value)
+            let (streams, satisfied) = lock.withLock { () -> ([AsyncStream<BridgeEvent>.Continuation], [(Waiter, Outcome)]) in
+                eventLog.append(event)
+                return (Array(subscribers.values), satisfyEventWaitersLocked())
+            }
+            for stream in streams { stream.yield(event) }
+            for (waiter, outcome) in satisfied { waiter.continuation.resume(returning: outcome) }
+        case .record(let spy, _, let value):
+            let satisfied = lock.withLock { () -> [(Waiter, Outcome)] in
+                records[spy, default: []].append(value)
+                let count = records[spy]!.count
+                var result: [(Waiter, Outcome)] = []
+                for (id, waiter) in waiters {
+                    if case .spy(let name, let index) = waiter.kind, name == spy, index < count {
+                        waiters.removeValue(forKey: id)
+                        result.append((waiter, .json(records[spy]![index])))
+                    }
+                }
+                return result
+            }
+            for (waiter, outcome) in satisfied { waiter.continuation.resume(returning: outcome) }
+        case .goodbye(let reason):
+            lock.withLock { disconnectReason = "the app said goodbye: \(reason)" }
+        default:
+            lock.withLock { connection }?.close(reason: "unexpected '\(message.typeName)' from the app")
+            finish(.protocolError(.unknownMessageType("\(message.typeName) (not allowed from the app)")))
+        }
+    }
+
+    private static func unknownTarget(call: String, message: String) -> String {
+        // For built-in spy calls the unknown name is the spy's, quoted in the message.
+        guard call.hasPrefix("__spy."), let start = message.firstIndex(of: "'"),
+            let stop = message[message.index(after: start)...].firstIndex(of: "'")
+        else { return call }
+        return String(message[message.index(after: start)..<stop])
+    }
+
+    private func authenticate(_ message: BridgeMessage) {
+        guard case .hello(let version, let presented, let pid, let app) = message else {
+            refuse(code: .protocolViolation, reason: "the first message must be hello, got \(message.typeName)",
+                   cause: .authenticationFailed("the app's first message was '\(message.typeName)', not hello"))
+            return
+        }
+        guard version == BridgeProtocol.version else {
+            refuse(code: .versionMismatch, reason: "harness speaks version \(BridgeProtocol.version), app \(version)",
+                   cause: .versionMismatch(app: version))
+            return
+        }
+        guard Self.constantTimeEqual(presented, token) else {
+            let reason = presented.isEmpty ? "the hello carried no token" : "the hello carried a wrong token"
+            refuse(code: .badToken, reason: reason, cause: .authenticationFailed(reason))
+            return
+        }
+        let connection = lock.withLock { () -> FrameConnection? in
+            authenticated = true
+            helloApp = app
+            helloPID = pid
+            return self.connection
+        }
+        connection?.send(try! BridgeFrame.encode(.welcome(version: BridgeProtocol.version)))
+    }
+
+    private func refuse(code: BridgeErrorCode, reason: String, cause: EndCause) {
+        let connection = lock.withLock { self.connection }
+        connection?.send(try! BridgeFrame.encode(.refused(code: code.rawValue, reason: reason)))
+        connection?.close(reason: "refused: \(reason)", flush: true)
+        finish(cause)
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8), right = Array(b.utf8)
+        var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
+        for index in 0..<max(left.count, right.count) {
+            let x = index < left.count ? left[index] : 0
+            let y = index < right.count ? right[index] : 0
+            difference |= x ^ y
+        }
+        return difference == 0
+    }
+
+    /// Called once by the connection after it closed.
+    func connectionClosed(_ reason: FrameConnection.CloseReason) {
+        switch reason {
+        case .protocolError(let error):
+            finish(.protocolError(error))
+        case .local:
+            break  // closed by us; `finish` was or will be called by whoever closed it
+        case .peerClosed, .socketError:
+            let (status, startGrace) = lock.withLock { () -> (String?, Bool) in
+                if disconnectReason == nil { disconnectReason = reason.description }
+                return (exitStatus, end == nil)
+            }
+            if let status {
+                finish(.appExited(status))
+            } else if startGrace {
+                // The app probably died: give the process watcher `exitGrace` to report its status.
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.interval(exitGrace)) { [weak self] in
+                    guard let self else { return }
+                    let reason = self.lock.withLock { self.disconnectReason } ?? reason.description
+                    self.finish(.connectionLost(reason))
+                }
+            }
+        }
+    }
+
+    /// The app process exited: every pending and future wait fails at once.
+    func appExited(_ status: String) {
+        let connection = lock.withLock { () -> FrameConnection? in
+            if exitStatus == nil { exitStatus = status }
+            return self.connection
+        }
+        connection?.close(reason: "the app exited")
+        finish(.appExited(status))
+    }
+
+    /// Ends the bridge with `cause` (first cause wins) and fails every waiter.
+    func finish(_ cause: EndCause) {
+        let (pending, streams, connection) = lock.withLock {
+            () -> ([Waiter], [AsyncStream<BridgeEvent>.Continuation], FrameConnection?) in
+            if end == nil { end = cause }
+            let pending = Array(waiters.values)
+            waiters.removeAll()
+            let streams = Array(subscribers.values)
+            subscribers.removeAll()
+            return (pending, streams, self.connection)
+        }
+        if case .closed = cause { connection?.close(reason: "the test closed the bridge") }
+        for stream in streams { stream.finish() }
+        guard !pending.isEmpty else { return }
+        let endCause = lock.withLock { end! }
+        let text = diagnostics()
+        for waiter in pending {
+            waiter.continuation.resume(throwing: error(for: endCause, during: waiter.kind, diagnostics: text))
+        }
+    }
+
+    private func error(for cause: EndCause, during kind: WaitKind, diagnostics: String?) -> BridgeError {
+        let during = Self.describe(kind)
+        switch cause {
+        case .appExited(let status): return .appExited(status: status, during: during, diagnostics: diagnostics)
+        case .connectionLost(let reason): return .connectionLost(reason: reason, during: during, diagnostics: diagnostics)
+        case .protocolError(let error): return .protocolError(error, diagnostics: diagnostics)
+        case .authenticationFailed(let reason): return .authenticationFailed(reason: reason, diagnostics: diagnostics)
+        case .versionMismatch(let app): return .versionMismatch(app: app, harness: BridgeProtocol.version)
+        case .closed: return .closed
+        }
+    }
+
+    static func describe(_ kind: WaitKind) -> String {
+        switch kind {
+        case .ready: "the wait for ready"
+        case .call(let name): "call '\(name)'"
+        case .spy(let name, let index): "the wait for call #\(index + 1) of spy '\(name)'"
+        case .events(let filter, let count): "the wait for \(count) event(s)" + (filter.map { " named '\($0)'" } ?? "")
+        }
+    }
+
+    // MARK: - Waiting
+
+    /// Registers a waiter (unless `immediate` already has the outcome) and waits for it.
+    ///
+    /// - Parameters:
+    ///   - immediate: runs under the lock; returns the outcome if it is already there.
+    ///   - afterRegistering: runs outside the lock once the waiter is registered (sends a call).
+    func wait(
+        _ kind: WaitKind,
+        timeout: Duration,
+        immediate: (() -> Outcome?)? = nil,
+        afterRegistering: (@Sendable (UInt64) -> Void)? = nil
+    ) async throws -> Outcome {
+        let id = lock.withLock { () -> UInt64 in
+            defer { nextID += 1 }
+            return nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Outcome, any Error>) in
+                enum Decision { case registered, done(Outcome), failed(EndCause), cancelled }
+                let decision = lock.withLock { () -> Decision in
+                    if let outcome = immediate?() { return .done(outcome) }
+                    if let end { return .failed(end) }
+                    // Cancelled before registering: the cancellation handler found nothing to cancel.
+                    if Task.isCancelled { return .cancelled }
+                    waiters[id] = Waiter(kind: kind, continuation: continuation)
+                    return .registered
+                }
+                switch decision {
+                case .done(let outcome):
+                    continuation.resume(returning: outcome)
+                case .failed(let cause):
+                    continuation.resume(throwing: error(for: cause, during: kind, diagnostics: diagnostics()))
+                case .cancelled:
+                    continuation.resume(throwing: CancellationError())
+                case .registered:
+                    deadlines.schedule(at: .now() + Self.interval(timeout)) { [weak self] in
+                        self?.timeOut(id, timeout: timeout)
+                    }
+                    afterRegistering?(id)
+                }
+            }
+        } onCancel: {
+            if let waiter = lock.withLock({ waiters.removeValue(forKey: id) }) {
+                waiter.continuation.resume(throwing: CancellationError())
+            }
+        }
+    }
+
+    private func timeOut(_ id: UInt64, timeout: Duration) {
+        guard let waiter = lock.withLock({ waiters.removeValue(forKey: id) }) else { return }
+        let text = diagnostics()
+        let error: BridgeError
+        switch waiter.kind {
+        case .ready:
+            let connected = lock.withLock { everConnected }
+            error = connected ? .notReady(timeout: timeout, diagnostics: text) : .neverConnected(timeout: timeout, diagnostics: text)
+        case .call(let name):
+            error = .callTimedOut(name: name, timeout: timeout, diagnostics: text)
+        case .spy(let name, let index):
+            let values = recordedValues(spy: name)
+            error = .waitTimedOut(
+                what: Self.describe(waiter.kind), timeout: timeout,
+                received: "\(values.count) call(s) of '\(name)' so far (waited for #\(index + 1))", diagnostics: text)
+        case .events(let filter, _):
+            let log = receivedEvents.filter { filter == nil || $0.name == filter }
+            let shown = log.suffix(20).map(\.description).joined(separator: "\n  ")
+            error = .waitTimedOut(
+                what: Self.describe(waiter.kind), timeout: timeout,
+                received: log.isEmpty ? "no matching events" : "\(log.count) matching event(s), the last ones:\n  \(shown)",
+                diagnostics: text)
+        }
+        waiter.continuation.resume(throwing: error)
+    }
+
+    /// Fails a registered waiter at once (e.g. its call could not be sent).
+    func fail(_ id: UInt64, with error: BridgeError) {
+        lock.withLock { waiters.removeValue(forKey: id) }?.continuation.resume(throwing: error)
+    }
+
+    // MARK: - Ready, calls, events, spies
+
+    func waitForReady(timeout: Duration) async throws {
+        _ = try await wait(.ready, timeout: timeout, immediate: { self.ready ? .nothing : nil })
+    }
+
+    func call(_ name: String, params: RawJSON, timeout: Duration) async throws -> RawJSON {
+        let outcome = try await wait(.call(name: name), timeout: timeout, afterRegistering: { [self] id in
+            let frame: [UInt8]
+            do {
+                frame = try BridgeFrame.encode(.call(id: id, name: name, params: params), maxFrameSize: maxFrameSize)
+            } catch {
+                fail(id, with: .unencodable(type: "call params", detail: String(describing: error)))
+                return
+            }
+            let outcome = lock.withLock { connection }?.send(frame) ?? .closed
+            if outcome == .dropped {
+                fail(id, with: .connectionLost(reason: "the outgoing queue is full", during: "call '\(name)'", diagnostics: nil))
+            }
+            // `.closed`: the connection's close path fails every waiter, this one included.
+        })
+        guard case .json(let value) = outcome else { return .null }
+        return value
+    }
+
+    func nextEvents(_ count: Int, named filter: String?, timeout: Duration) async throws -> [BridgeEvent] {
+        let outcome = try await wait(.events(filter: filter, count: count), timeout: timeout, immediate: {
+            self.takeEventsLocked(count, filter: filter).map { .events($0) }
+        })
+        guard case .events(let events) = outcome else { return [] }
+        return events
+    }
+
+    func waitForRecord(spy name: String, index: Int, timeout: Duration) async throws -> RawJSON {
+        let outcome = try await wait(.spy(name: name, index: index), timeout: timeout, immediate: {
+            guard let values = self.records[name], index < values.count else { return nil }
+            return .json(values[index])
+        })
+        guard case .json(let value) = outcome else { return .null }
+        return value
+    }
+
+    func subscribe() -> AsyncStream<BridgeEvent> {
+        let (stream, continuation) = AsyncStream<BridgeEvent>.makeStream()
+        let id = lock.withLock { () -> UInt64? in
+            for event in eventLog { continuation.yield(event) }
+            guard end == nil else { return nil }
+            defer { nextID += 1 }
+            subscribers[nextID] = continuation
+            return nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.lock.withLock { self?.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Takes `count` events matching `filter` after that filter's cursor, advancing it; nil if not enough yet.
+    private func takeEventsLocked(_ count: Int, filter: String?) -> [BridgeEvent]? {
+        let key = filter ?? "*"
+        var index = eventCursors[key] ?? 0
+        var found: [BridgeEvent] = []
+        while index < eventLog.count && found.count < count {
+            if filter == nil || eventLog[index].name == filter { found.append(eventLog[index]) }
+            index += 1
+        }
+        guard found.count == count else { return nil }
+        eventCursors[key] = index
+        return found
+    }
+
+    private func satisfyEventWaitersLocked() -> [(Waiter, Outcome)] {
+        var result: [(Waiter, Outcome)] = []
+        for id in waiters.keys.sorted() {
+            guard let waiter = waiters[id], case .events(let filter, let count) = waiter.kind,
+                let events = takeEventsLocked(count, filter: filter)
+            else { continue }
+            waiters.removeValue(forKey: id)
+            result.append((waiter, .events(events)))
+        }
+        return result
+    }
+
+    private func takeWaiters(where predicate: (WaitKind) -> Bool) -> [Waiter] {
+        var taken: [Waiter] = []
+        for (id, waiter) in waiters where predicate(waiter.kind) {
+            waiters.removeValue(forKey: id)
+            taken.append(waiter)
+        }
+        return taken
+    }
+
+    static func interval(_ duration: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if nanoseconds.overflow { return .never }
+        return .nanoseconds(Int(clamping: nanoseconds.partialValue + attoseconds / 1_000_000_000))
+    }
+}

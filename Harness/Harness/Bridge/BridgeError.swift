@@ -1,0 +1,85 @@
+import HarnessWire
+
+/// Everything that can go wrong on the test side of the bridge.
+///
+/// Cases that a test would want to debug carry `diagnostics`: whatever the
+/// listener's diagnostics closure returned when the error happened (the lead
+/// wires it to the app's last screen and exit status).
+public enum BridgeError: Error, Sendable, CustomStringConvertible {
+    /// The private directory or the listening socket could not be created.
+    case setupFailed(String)
+    /// No app connected to the bridge within the timeout.
+    case neverConnected(timeout: Duration, diagnostics: String?)
+    /// The app connected but did not say ready within the timeout.
+    case notReady(timeout: Duration, diagnostics: String?)
+    /// The app's hello had a missing or wrong token (or was not a hello); it was refused.
+    case authenticationFailed(reason: String, diagnostics: String?)
+    /// The app speaks another protocol version; it was refused.
+    case versionMismatch(app: Int, harness: Int)
+    /// The app process exited; `during` names the call or wait that was pending.
+    case appExited(status: String, during: String?, diagnostics: String?)
+    /// The connection ended without a known exit (the app closed it or a socket error).
+    case connectionLost(reason: String, during: String?, diagnostics: String?)
+    /// The app sent bytes that are not valid frames (too large, malformed); the connection was dropped.
+    case protocolError(WireError, diagnostics: String?)
+    /// A call got no reply within the timeout.
+    case callTimedOut(name: String, timeout: Duration, diagnostics: String?)
+    /// A wait for events or spy calls timed out; `received` says what did arrive.
+    case waitTimedOut(what: String, timeout: Duration, received: String, diagnostics: String?)
+    /// The app exposes nothing called `name`; `available` lists what it does expose.
+    case unknownName(String, available: [String])
+    /// The app's probe or handler failed (code from the protocol, message from the app).
+    case remoteError(name: String, code: String, message: String)
+    /// A value from the app does not decode as the expected type.
+    case undecodable(type: String, json: String, detail: String)
+    /// Params could not be encoded as JSON (or are larger than a frame).
+    case unencodable(type: String, detail: String)
+    /// The bridge was closed by the test.
+    case closed
+
+    /// A readable explanation, with diagnostics appended when present.
+    public var description: String {
+        switch self {
+        case .setupFailed(let reason):
+            return "cannot set up the bridge: \(reason)"
+        case .neverConnected(let timeout, let diagnostics):
+            return "the app never connected to the bridge within \(timeout)" + Self.format(diagnostics)
+        case .notReady(let timeout, let diagnostics):
+            return "the app connected to the bridge but did not say ready within \(timeout)" + Self.format(diagnostics)
+        case .authenticationFailed(let reason, let diagnostics):
+            return "the bridge refused the app: \(reason)" + Self.format(diagnostics)
+        case .versionMismatch(let app, let harness):
+            return "the app speaks bridge protocol version \(app), the harness speaks \(harness)"
+        case .appExited(let status, let during, let diagnostics):
+            return "the app exited (\(status))" + Self.during(during) + Self.format(diagnostics)
+        case .connectionLost(let reason, let during, let diagnostics):
+            return "the bridge connection was lost: \(reason)" + Self.during(during) + Self.format(diagnostics)
+        case .protocolError(let error, let diagnostics):
+            return "the bridge connection was dropped: \(error)" + Self.format(diagnostics)
+        case .callTimedOut(let name, let timeout, let diagnostics):
+            return "bridge call '\(name)' got no reply within \(timeout)" + Self.format(diagnostics)
+        case .waitTimedOut(let what, let timeout, let received, let diagnostics):
+            return "timed out after \(timeout) waiting for \(what); received: \(received)" + Self.format(diagnostics)
+        case .unknownName(let name, let available):
+            return "the app exposes nothing named '\(name)'; available: "
+                + (available.isEmpty ? "(none)" : available.joined(separator: ", "))
+        case .remoteError(let name, let code, let message):
+            return "bridge call '\(name)' failed in the app (\(code)): \(message)"
+        case .undecodable(let type, let json, let detail):
+            return "value does not decode as \(type): \(detail)\nJSON: \(json)"
+        case .unencodable(let type, let detail):
+            return "params of type \(type) cannot be sent: \(detail)"
+        case .closed:
+            return "the bridge is closed"
+        }
+    }
+
+    private static func during(_ what: String?) -> String {
+        what.map { " during \($0)" } ?? ""
+    }
+
+    private static func format(_ diagnostics: String?) -> String {
+        guard let diagnostics, !diagnostics.isEmpty else { return "" }
+        return "\n" + diagnostics
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import HarnessWire
+
+/// The test's view of one spy in the app.
+///
+/// ```swift
+/// let saves = app.spy("database.save", as: [Todo].self)   // before the action
+/// try session.type("s")
+/// let saved = try await saves.waitForCall(timeout: .seconds(2))
+/// #expect(try await saves.count == 1)
+/// ```
+public final class SpyHandle<T: Decodable>: @unchecked Sendable {  // `cursor` is guarded by `lock`
+    /// The spy's name.
+    public let name: String
+    private let bridge: AppBridge
+    private let lock = NSLock()
+    private var cursor: Int
+
+    init(name: String, bridge: AppBridge) {
+        self.name = name
+        self.bridge = bridge
+        self.cursor = bridge.client.recordCount(spy: name)
+    }
+
+    /// All values recorded so far, read from the app (`__spy.calls`).
+    public var calls: [T] {
+        get async throws {
+            let raw = try await bridge.callRaw("__spy.calls", params: Self.params(name))
+            return try BridgeDecoding.decode(raw, as: [T].self)
+        }
+    }
+
+    /// How many values were recorded so far, read from the app (`__spy.count`).
+    public var count: Int {
+        get async throws {
+            let raw = try await bridge.callRaw("__spy.count", params: Self.params(name))
+            return try BridgeDecoding.decode(raw, as: Int.self)
+        }
+    }
+
+    /// The last value recorded so far, or nil.
+    public var last: T? {
+        get async throws { try await calls.last }
+    }
+
+    /// Waits for the next call this handle has not returned yet, counting from the
+    /// calls that had reached the harness when the handle was made.
+    public func waitForCall(timeout: Duration = AppBridge.defaultTimeout) async throws -> T {
+        let index = lock.withLock { () -> Int in
+            defer { cursor += 1 }
+            return cursor
+        }
+        return try await value(at: index, timeout: timeout)
+    }
+
+    /// Waits for the `number`-th call ever recorded (1-based); returns at once if it already arrived.
+    public func waitForCall(number: Int, timeout: Duration = AppBridge.defaultTimeout) async throws -> T {
+        precondition(number >= 1, "call numbers start at 1")
+        return try await value(at: number - 1, timeout: timeout)
+    }
+
+    private func value(at index: Int, timeout: Duration) async throws -> T {
+        let raw = try await bridge.client.waitForRecord(spy: name, index: index, timeout: timeout)
+        return try BridgeDecoding.decode(raw, as: T.self)
+    }
+
+    private static func params(_ name: String) -> RawJSON {
+        (try? RawJSON(encoding: ["name": name])) ?? .null
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import HarnessWire
+
+/// The app-side agent of the harness: reads the launch arguments, connects the
+/// bridge, and serves the spies, probes and handlers the app declares.
+///
+/// Without harness launch arguments it is inert: `start` returns no host and opens
+/// no socket, starts no thread and touches no file.
+///
+/// ```swift
+/// let launch = try HarnessHost.start()
+/// let arguments = launch.remainingArguments          // parse the app's own args from these
+/// if let host = launch.host {
+///     host.probe("state") { store.snapshot() }         // must be thread-safe
+///     host.handle("given", as: AppState.self) { state in store.replace(with: state) }
+///     host.ready()
+/// }
+/// ```
+///
+/// Threading: probes and synchronous handlers run on the host's bridge thread, one
+/// at a time; make them thread-safe (a lock, or hop to your own queue). Async handlers
+/// run in a detached task. `publish`, `Spy.record`, `ready` and `close` may be called
+/// from any thread or task and never block on the harness: frames are written at
+/// once when the socket has room, otherwise queued (bounded) and dropped with a
+/// counter (``droppedMessageCount``) if the harness stalls. If the harness goes away,
+/// the host becomes inert again and the app carries on.
+public final class HarnessHost: @unchecked Sendable {
+    /// What kind of name a call targets, as listed by `__names`.
+    enum CallKind: String { case probe, handler }
+
+    /// A registered probe or handler.
+    struct CallEntry {
+        let kind: CallKind
+        let body: Body
+    }
+
+    /// How a call is run: inline on the bridge thread, or in a task.
+    enum Body {
+        case sync(@Sendable (RawJSON) -> Result<RawJSON, RemoteError>)
+        case async(@Sendable (RawJSON) async -> Result<RawJSON, RemoteError>)
+    }
+
+    /// The launch options the host was started with.
+    public let options: LaunchOptions
+    /// The app name sent in the hello.
+    public let appName: String
+
+    let maxFrameSize: Int
+    let lock = NSLock()
+    var connection: FrameConnection?
+    var entries: [String: CallEntry] = [:]
+    var spyValues: [String: [RawJSON]] = [:]
+    var nextEventSequence: UInt64 = 0
+    var oversizedDrops = 0
+    var sentReady = false
+
+    init(options: LaunchOptions, appName: String, maxFrameSize: Int) {
+        self.options = options
+        self.appName = appName
+        self.maxFrameSize = maxFrameSize
+    }
+
+    // MARK: - Start
+
+    /// Parses the harness launch arguments and, when they name a bridge, connects it.
+    ///
+    /// - Parameters:
+    ///   - arguments: the whole argv (program path first).
+    ///   - environment: where the token is read from (`HARNESS_BRIDGE_TOKEN`).
+    ///   - appName: the name sent in the hello; defaults to the process name.
+    ///   - handshakeTimeout: how long to wait for the harness's welcome.
+    /// - Throws: ``LaunchOptionsError`` when a harness flag is malformed. Connection
+    ///   problems do not throw: they are returned in ``HarnessLaunch/bridgeError``.
+    public static func start(
+        arguments: [String] = CommandLine.arguments,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        appName: String? = nil,
+        handshakeTimeout: Duration = .seconds(10),
+        maxFrameSize: Int = BridgeProtocol.defaultMaxFrameSize
+    ) throws(LaunchOptionsError) -> HarnessLaunch {
+        let parsed = try LaunchOptions.parse(arguments: arguments, environment: environment)
+        guard let options = parsed.options, let path = options.bridgeSocketPath else {
+            return HarnessLaunch(
+                options: parsed.options, remainingArguments: parsed.remainingArguments, host: nil, bridgeError: nil)
+        }
+        let name = appName ?? ProcessInfo.processInfo.processName
+        let host = HarnessHost(options: options, appName: name, maxFrameSize: maxFrameSize)
+        do {
+            try host.connect(path: path, timeout: handshakeTimeout)
+            return HarnessLaunch(
+                options: options, remainingArguments: parsed.remainingArguments, host: host, bridgeError: nil)
+        } catch {
+            return HarnessLaunch(
+                options: options, remainingArguments: parsed.remainingArguments, host: nil, bridgeError: error)
+        }
+    }
+
+    private func connect(path: String, timeout: Duration) throws(HarnessHostError) {
+        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let fd: Int32
+        do { fd = try UnixSocket.connect(path: path) } catch { throw .connectFailed(path: path, error) }
+        var decoder = FrameDecoder(maxFrameSize: maxFrameSize)
+        let hello = BridgeMessage.hello(
+            version: BridgeProtocol.version, token: options.bridgeToken ?? "",
+            pid: Int(ProcessInfo.processInfo.processIdentifier), app: appName)
+        let answer: BridgeMessage
+        do {
+            try UnixSocket.sendAll(fd, try! BridgeFrame.encode(hello), timeoutMilliseconds: milliseconds)
+            answer = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: milliseconds)
+        } catch {
+            UnixSocket.close(fd)
+            throw .handshakeFailed(error.description)
+        }
+        switch answer {
+        case .welcome:
+            break
+        case .refused(let code, let reason):
+            UnixSocket.close(fd)
+            throw .refused(code: code, reason: reason)
+        default:
+            UnixSocket.close(fd)
+            throw .unexpectedMessage(answer.typeName)
+        }
+        let connection: FrameConnection
+        do {
+            connection = try FrameConnection(
+                fd: fd, decoder: decoder, threadName: "HarnessHost.bridge",
+                // Strong on purpose: the bridge keeps the host alive while it is connected.
+                onMessage: { [self] message in receive(message) },
+                onClose: { [self] _ in connectionClosed() })
+        } catch {
+            throw .handshakeFailed(error.description)
+        }
+        lock.withLock { self.connection = connection }
+        connection.start()
+    }
+
+    // MARK: - State
+
+    /// Whether the bridge is connected (false once the harness went away).
+    public var isConnected: Bool { lock.withLock { connection?.isOpen ?? false } }
+
+    /// How many outgoing messages were dropped (queue full, or larger than a frame).
+    public var droppedMessageCount: Int {
+        lock.withLock { oversizedDrops + (connection?.droppedFrameCount ?? 0) }
+    }
+
+    /// Tells the harness the app has declared its names and is ready for calls. Sent once.
+    public func ready() {
+        lock.withLock {
+            guard !sentReady else { return }
+            sentReady = true
+            sendLocked(.ready)
+        }
+    }
+
+    /// Says goodbye and closes the bridge; the host is inert afterwards. Idempotent.
+    public func close() {
+        let connection = lock.withLock { () -> FrameConnection? in
+            sendLocked(.goodbye(reason: "the app closed the bridge"))
+            defer { self.connection = nil }
+            return self.connection
+        }
+        connection?.close(reason: "the app closed the bridge", flush: true)
+    }
+
+    func connectionClosed() {
+        lock.withLock { connection = nil }
+    }
+
+    /// Sends a message; the caller holds `lock` (which orders events and records).
+    func sendLocked(_ message: BridgeMessage) {
+        guard let connection else { return }
+        guard let frame = try? BridgeFrame.encode(message, maxFrameSize: maxFrameSize) else {
+            oversizedDrops += 1
+            return
+        }
+        connection.send(frame)
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+
+/// A framed, full-duplex connection over one socket, served by one I/O thread.
+///
+/// - Sending never blocks: a frame is written at once when the socket has room,
+///   otherwise queued (bounded by `maxQueuedBytes`; beyond that, frames are
+///   dropped and counted) and flushed by the I/O thread.
+/// - Received messages are handed to `onMessage` on the I/O thread, in order.
+/// - `onClose` runs exactly once, after the descriptors are closed.
+///
+/// Package-internal: used by `HarnessHost` and the harness's `BridgeListener`.
+package final class FrameConnection: @unchecked Sendable {
+    /// Why a connection ended.
+    package enum CloseReason: Sendable, Equatable, CustomStringConvertible {
+        /// `close(reason:)` was called on this side.
+        case local(String)
+        /// The other side closed the socket (end of stream).
+        case peerClosed
+        /// A read or write failed.
+        case socketError(SocketError)
+        /// The other side sent bytes that are not valid frames.
+        case protocolError(WireError)
+
+        package var description: String {
+            switch self {
+            case .local(let reason): "closed locally: \(reason)"
+            case .peerClosed: "the other side closed the connection"
+            case .socketError(let error): error.description
+            case .protocolError(let error): "protocol error: \(error.description)"
+            }
+        }
+    }
+
+    /// What happened to a frame given to `send`.
+    package enum SendOutcome: Sendable, Equatable {
+        case sent, queued, dropped, closed
+    }
+
+    private enum State { case open, closingAfterFlush, closing, closed }
+
+    private let fd: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let lock = NSLock()
+    private var state = State.open
+    private var closeReason: CloseReason?
+    private var pending: [[UInt8]] = []
+    private var pendingOffset = 0
+    private var pendingBytes = 0
+    private var dropped = 0
+    private var decoder: FrameDecoder
+    private let maxQueuedBytes: Int
+    private let threadName: String
+    private let onMessage: @Sendable (BridgeMessage) -> Void
+    private let onClose: @Sendable (CloseReason) -> Void
+    private var started = false
+
+    /// Wraps a connected socket; takes ownership of `fd`. Call ``start()`` to begin reading.
+    package init(
+        fd: Int32,
+        decoder: FrameDecoder = FrameDecoder(),
+        maxQueuedBytes: Int = 64 * 1024 * 1024,
+        threadName: String,
+        onMessage: @escaping @Sendable (BridgeMessage) -> Void,
+        onClose: @escaping @Sendable (CloseReason) -> Void
+    ) throws(SocketError) {
+        let pipe: (read: Int32, write: Int32)
+        do { pipe = try WirePosix.makePipe() } catch {
+            WirePosix.closeDescriptor(fd)
+            throw error
+        }
+        self.fd = fd
+        self.wakeRead = pipe.read
+        self.wakeWrite = pipe.write
+        self.decoder = decoder
+        self.maxQueuedBytes = maxQueuedBytes
+        self.threadName = threadName
+        self.onMessage = onMessage
+        self.onClose = onClose
+    }
+
+    /// Starts the I/O thread (once).
+    package func start() {
+        lock.lock()
+        guard !started else { lock.unlock(); return }
+        started = true
+        lock.unlock()
+        let thread = Thread { [self] in run() }
+        thread.name = threadName
+        thread.start()
+    }
+
+    /// The number of frames dropped because the queue was full.
+    package var droppedFrameCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return dropped
+    }
+
+    /// Whether the connection is still open for sending.
+    package var isOpen: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return state == .open
+    }
+
+    /// Sends a frame without blocking; see ``SendOutcome``.
+    @discardableResult
+    package func send(_ frame: [UInt8]) -> SendOutcome {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state == .open else { return .closed }
+        if pending.isEmpty {
+            let sent: Int
+            do {
+                sent = try WirePosix.sendNonBlocking(fd, frame)
+            } catch {
+                requestCloseLocked(.socketError(error), flush: false)
+                return .closed
+            }
+            if sent == frame.count { return .sent }
+            pending.append(frame)
+            pendingOffset = sent
+            pendingBytes = frame.count - sent
+            WirePosix.wake(wakeWrite)
+            return .queued
+        }
+        guard pendingBytes + frame.count <= maxQueuedBytes else {
+            dropped += 1
+            return .dropped
+        }
+        pending.append(frame)
+        pendingBytes += frame.count
+        return .queued
+    }
+
+    /// Closes the connection; with `flush`, queued frames are written first. Idempotent.
+    package func close(reason: String, flush: Bool = false) {
+        lock.lock()
+        requestCloseLocked(.local(reason), flush: flush)
+        let needsCleanup = !started
+        if needsCleanup { started = true }
+        lock.unlock()
+        if needsCleanup { finish() }  // the I/O thread never ran: close here
+    }
+
+    private func requestCloseLocked(_ reason: CloseReason, flush: Bool) {
+        switch state {
+        case .open, .closingAfterFlush:
+            if closeReason == nil { closeReason = reason }
+            state = flush && state == .open ? .closingAfterFlush : .closing
+            WirePosix.wake(wakeWrite)
+        case .closing, .closed:
+            break
+        }
+    }
+
+    // MARK: - I/O thread
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        loop: while true {
+            lock.lock()
+            let current = state
+            let wantsWrite = !pending.isEmpty
+            lock.unlock()
+            if current == .closing || (current == .closingAfterFlush && !wantsWrite) { break }
+
+            let ready: [Int16]
+            do {
+                let events = WirePosix.pollIn | (wantsWrite ? WirePosix.pollOut : 0)
+                ready = try WirePosix.waitForEvents([(fd, events), (wakeRead, WirePosix.pollIn)], timeoutMilliseconds: -1)
+            } catch {
+                closeFromIOThread(.socketError(error))
+                break
+            }
+            if ready[1] != 0 { WirePosix.drain(wakeRead) }
+            if ready[0] & (WirePosix.pollIn | WirePosix.pollErrors) != 0 {
+                if !readAvailable(into: &buffer) { break loop }
+            }
+            if ready[0] & WirePosix.pollOut != 0 { flushPending() }
+        }
+        finish()
+    }
+
+    /// Reads what is there and delivers whole messages; false when the connection must end.
+    private func readAvailable(into buffer: inout [UInt8]) -> Bool {
+        while true {
+            let count: Int?
+            do {
+                count = try WirePosix.receiveNonBlocking(fd, into: &buffer)
+            } catch {
+                closeFromIOThread(.socketError(error))
+                return false
+            }
+            guard let count else { return true }
+            if count == 0 {
+                closeFromIOThread(.peerClosed)
+                return false
+            }
+            decoder.append(buffer[0..<count])
+            while true {
+                let message: BridgeMessage?
+                do { message = try decoder.nextMessage() } catch {
+                    closeFromIOThread(.protocolError(error))
+                    return false
+                }
+                guard let message else { break }
+                lock.lock()
+                let open = state != .closing
+                lock.unlock()
+                guard open else { return false }
+                onMessage(message)
+            }
+            if count < buffer.count { return true }
+        }
+    }
+
+    private func flushPending() {
+        lock.lock()
+        defer { lock.unlock() }
+        while let first = pending.first {
+            let sent: Int
+            do {
+                sent = try WirePosix.sendNonBlocking(fd, first, from: pendingOffset)
+            } catch {
+                requestCloseLocked(.socketError(error), flush: false)
+                return
+            }
+            pendingOffset += sent
+            pendingBytes -= sent
+            if pendingOffset < first.count { return }
+            pending.removeFirst()
+            pendingOffset = 0
+        }
+    }
+
+    private func closeFromIOThread(_ reason: CloseReason) {
+        lock.lock()
+        requestCloseLocked(reason, flush: false)
+        lock.unlock()
+    }
+
+    private func finish() {
+        lock.lock()
+        state = .closed
+        pending.removeAll()
+        pendingBytes = 0
+        let reason = closeReason ?? .local("closed")
+        lock.unlock()
+        WirePosix.closeDescriptor(fd)
+        WirePosix.closeDescriptor(wakeRead)
+        WirePosix.closeDescriptor(wakeWrite)
+        onClose(reason)
+    }
+}

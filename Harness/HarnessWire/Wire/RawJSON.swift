@@ -1,0 +1,41 @@
+import Foundation
+
+/// One JSON value kept as its UTF-8 text, so each side decodes its own `Codable` types.
+///
+/// Values that come off the wire have been checked to be well-formed JSON.
+public struct RawJSON: Sendable, Hashable, CustomStringConvertible {
+    /// The UTF-8 JSON text.
+    public let data: Data
+
+    /// The JSON `null`.
+    public static let null = RawJSON(trusted: Data("null".utf8))
+
+    /// Wraps text already known to be one well-formed JSON value.
+    init(trusted data: Data) { self.data = data }
+
+    /// Wraps `data` after checking it is exactly one well-formed JSON value.
+    public init(validating data: Data) throws(WireError) {
+        let bytes = [UInt8](data)
+        try bytes.withUnsafeBufferPointer { (buffer) throws(WireError) in
+            var scanner = JSONScanner(buffer)
+            try scanner.skipSingleValue()
+        }
+        self.data = data
+    }
+
+    /// Encodes `value` with a default `JSONEncoder`.
+    public init<T: Encodable>(encoding value: T) throws {
+        self.data = try JSONEncoder().encode(value)
+    }
+
+    /// Decodes the value as `T` with a default `JSONDecoder`.
+    public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
+        try JSONDecoder().decode(T.self, from: data)
+    }
+
+    /// The JSON text.
+    public var text: String { String(decoding: data, as: UTF8.self) }
+
+    /// The JSON text.
+    public var description: String { text }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HarnessWire
+import Testing
+@testable import Harness
+
+/// A hand-written client speaking raw frames: refusals and bad frames.
+@Suite struct BridgeRawClientTests {
+    static func connect(_ listener: BridgeListener) throws -> Int32 {
+        try UnixSocket.connect(path: listener.socketPath)
+    }
+
+    static func hello(_ listener: BridgeListener, version: Int = BridgeProtocol.version) throws -> [UInt8] {
+        try BridgeFrame.encode(.hello(version: version, token: listener.launchOptions.bridgeToken!, pid: 1, app: "raw"))
+    }
+
+    @Test func versionMismatchIsRefused() async throws {
+        let listener = try BridgeListener()
+        defer { listener.close() }
+        let fd = try Self.connect(listener)
+        defer { UnixSocket.close(fd) }
+        let hello = try Self.hello(listener, version: 99)
+        let answer = try await offPool {
+            try UnixSocket.sendAll(fd, hello, timeoutMilliseconds: 5000)
+            var decoder = FrameDecoder()
+            return try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 5000)
+        }
+        guard case .refused(let code, _) = answer else { Issue.record("got \(answer)"); return }
+        #expect(code == "versionMismatch")
+        await #expect {
+            _ = try await listener.waitForReady(timeout: .seconds(5))
+        } throws: { error in
+            guard case BridgeError.versionMismatch(let app, let harness) = error else { return false }
+            return app == 99 && harness == BridgeProtocol.version
+        }
+    }
+
+    @Test func firstMessageMustBeHello() async throws {
+        let listener = try BridgeListener()
+        defer { listener.close() }
+        let fd = try Self.connect(listener)
+        defer { UnixSocket.close(fd) }
+        try UnixSocket.sendAll(fd, try BridgeFrame.encode(.ready), timeoutMilliseconds: 5000)
+        await #expect {
+            _ = try await listener.waitForReady(timeout: .seconds(5))
+        } throws: { error in
+            if case BridgeError.authenticationFailed = error { return true }
+            return false
+        }
+    }
+
+    static let badFrames: [(String, [UInt8])] = [
+        ("oversized", [0x7F, 0xFF, 0xFF, 0xFF]),
+        ("non-JSON", [0, 0, 0, 5] + Array("hello".utf8)),
+        ("unknown type", [0, 0, 0, 17] + Array(#"{"type":"nuke"}  "#.utf8)),
+        ("empty", [0, 0, 0, 0]),
+    ]
+
+    @Test(arguments: badFrames)
+    func badFrameAfterHelloDropsTheConnection(name: String, frame: [UInt8]) async throws {
+        let listener = try BridgeListener(maxFrameSize: 1 << 20)
+        defer { listener.close() }
+        let fd = try Self.connect(listener)
+        defer { UnixSocket.close(fd) }
+        try UnixSocket.sendAll(fd, try Self.hello(listener) + (try BridgeFrame.encode(.ready)), timeoutMilliseconds: 5000)
+        let app = try await listener.waitForReady(timeout: .seconds(5))
+        let pendingCall = Task { try await app.call("anything", timeout: .seconds(60)) }
+        try await offPool {
+            var decoder = FrameDecoder()
+            _ = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 5000)  // welcome
+            _ = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 5000)  // the call
+            try UnixSocket.sendAll(fd, frame, timeoutMilliseconds: 5000)
+        }
+        await #expect {
+            try await pendingCall.value
+        } throws: { error in
+            guard case BridgeError.protocolError(let wire, _) = error else { return false }
+            return !wire.description.isEmpty
+        }
+        // The harness dropped the connection: reading gives end of stream.
+        let ending = try await offPool { () -> String in
+            var decoder = FrameDecoder()
+            do {
+                let message = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 5000)
+                return "received \(message)"
+            } catch { return "\(error)" }
+        }
+        #expect(ending == "the other side closed the connection")
+    }
+}

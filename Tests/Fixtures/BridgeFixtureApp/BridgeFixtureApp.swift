@@ -1,0 +1,94 @@
+import Foundation
+import HarnessHost
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A todo shaped like jsonplaceholder's.
+struct Todo: Codable, Sendable, Equatable {
+    var userId: Int
+    var id: Int
+    var title: String
+    var completed: Bool
+}
+
+/// The fixture's state, guarded by a lock because probes run on the bridge thread.
+final class FixtureState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = "idle"
+    var current: String { lock.withLock { value } }
+    func set(_ new: String) { lock.withLock { value = new } }
+}
+
+/// A tiny app for the bridge tests: it exposes a spy, a probe, handlers and events.
+///
+/// - `inert-report` as the first app argument: prints, as JSON, the open descriptors and
+///   threads before and after `HarnessHost.start`, and the remaining arguments, then exits.
+/// - otherwise it serves the bridge until a `quit` call, SIGTERM, or a `crash` call (abort).
+@main
+struct BridgeFixtureApp {
+    static func main() {
+        let fdsBefore = countEntries("/proc/self/fd")
+        let threadsBefore = countEntries("/proc/self/task")
+        let launch: HarnessLaunch
+        do { launch = try HarnessHost.start(appName: "bridge-fixture-app") } catch {
+            FileHandle.standardError.write(Data("launch arguments: \(error)\n".utf8))
+            exit(64)
+        }
+        let fdsAfter = countEntries("/proc/self/fd")
+        let threadsAfter = countEntries("/proc/self/task")
+        let arguments = Array(launch.remainingArguments.dropFirst())
+
+        if arguments.first == "inert-report" {
+            let report: [String: String] = [
+                "fdsBefore": "\(fdsBefore)", "fdsAfter": "\(fdsAfter)",
+                "threadsBefore": "\(threadsBefore)", "threadsAfter": "\(threadsAfter)",
+                "hostIsNil": "\(launch.host == nil)", "optionsIsNil": "\(launch.options == nil)",
+                "remaining": arguments.joined(separator: " "),
+            ]
+            let data = try! JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+            FileHandle.standardOutput.write(data)
+            exit(0)
+        }
+        guard let host = launch.host else {
+            FileHandle.standardError.write(Data("no bridge: \(launch.bridgeError.map { "\($0)" } ?? "no arguments")\n".utf8))
+            exit(launch.bridgeError == nil ? 0 : 3)
+        }
+        serve(host)
+    }
+
+    static func serve(_ host: HarnessHost) {
+        let state = FixtureState()
+        let saves = host.spy("database.save", of: [Todo].self)
+        host.probe("state") { state.current }
+        host.handle("given", as: String.self) { new in
+            state.set(new)
+            host.publish("state", new)
+            return new
+        }
+        host.handle("save", as: [Todo].self) { todos in
+            saves.record(todos)
+            return todos.count
+        }
+        host.handle("echo", as: [Todo].self) { todos in todos }
+        host.handle("publish", as: Int.self) { count in
+            for index in 0..<count { host.publish("tick", index) }
+            return count
+        }
+        host.handle("crash") { abort() }
+        host.handle("quit", as: Int32.self) { code in exit(code) }
+        host.probe("malformed") { ["not": "a todo"] }
+        host.publish("state", state.current)
+        host.ready()
+        // The main thread has nothing else to do: park it until the process ends.
+        let parked = DispatchSemaphore(value: 0)
+        parked.wait()
+    }
+
+    static func countEntries(_ path: String) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? -1
+    }
+}
