@@ -169,12 +169,15 @@ import Testing
         #expect(failed.position?.line == 2)
     }
 
-    @Test func theProgramRunsInTheFlowsFolder() async throws {
+    @Test func theProgramRunsInTheFlowsFolderAndRelativePathsStartThere() async throws {
         let fixture = try FlowFixture()
         defer { fixture.remove() }
-        try fixture.write("#!/bin/sh\necho \"script in $(pwd)\"\nexec cat\n", at: "sub/tool.sh", executable: true)
+        // A link to sh rather than a freshly written script: executing a file another thread of
+        // this process may still hold open for writing can fail with ETXTBSY.
+        try FileManager.default.createDirectory(atPath: fixture.folder + "/sub/bin", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: fixture.folder + "/sub/bin/tool", withDestinationPath: "/bin/sh")
         let outcome = try await fixture.run("""
-            app ./tool.sh
+            app ./bin/tool -c "echo \\"script in $(pwd)\\"; exec cat"
             launch
             expect "script in"
             expect "/sub"

@@ -33,9 +33,9 @@ import Testing
             : > marker
             echo first
             exit 1
-            """, at: "suite/flaky.sh", executable: true)
+            """, at: "suite/flaky.sh")
         try fixture.write("""
-            app ./flaky.sh
+            app sh flaky.sh
             launch
             expect "second"
             """, at: "suite/flaky.flow")
