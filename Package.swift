@@ -49,6 +49,11 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "FlowBenchmark",
+            path: "Benchmarks/FlowBenchmark",
+            exclude: ["setup.sh", "peer_stub.py", "todo_flows_pexpect.py", "todo_flows.exp"]
+        ),
+        .executableTarget(
             name: "StubServerBenchmark",
             dependencies: ["Stubs"],
             path: "Benchmarks/StubServerBenchmark",
