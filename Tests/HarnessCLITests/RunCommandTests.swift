@@ -161,4 +161,16 @@ import Testing
         #expect(output.status == 0)
         #expect(output.lastLine == "2 passed, 0 failed")
     }
+
+    @Test func theBundledFlowsPassAsTheReadmeRunsThem() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let output = try runHarness(["run", "Tests/Flows"], in: root.path, environment: ["CI": "1"])
+        let thirdParty = [isInstalled("bc"), isInstalled("python3")]
+        let skipped = thirdParty.filter { !$0 }.count
+        #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
+        #expect(output.lastLine == "\(8 - skipped) passed, 0 failed" + (skipped > 0 ? ", \(skipped) skipped" : ""))
+        for flow in ["idle", "loading", "error", "loaded", "try-again", "scroll-and-quit"] {
+            #expect(output.standardOutput.contains("✓ Tests/Flows/\(flow).flow ("))
+        }
+    }
 }
