@@ -36,7 +36,7 @@ import Testing
         ("event state sequence a,", "3:24: list: missing an element after \",\""),
         ("file /etc/passwd exists", #"3:6: invalid name "/etc/passwd""#),
         ("file a/../b exists", #"3:6: invalid name "a/../b""#),
-        ("file a.txt there", #"3:12: unexpected "there" (expected "exists" or "equals")"#),
+        ("file a.txt there", #"3:12: unexpected "there" (expected "exists", "missing" or "equals")"#),
         ("requests get /todos count 1", #"3:10: invalid HTTP method "get""#),
         ("requests GET todos count 1", #"3:14: invalid request path "todos""#),
         ("exit 256", #"3:6: invalid number "256" (expected an exit status 0...255)"#),
