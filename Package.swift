@@ -67,6 +67,13 @@ let package = Package(
             exclude: ["setup.sh"]
         ),
 
+        .executableTarget(
+            name: "AcceptanceBenchmark",
+            dependencies: ["Harness", "Stubs"],
+            path: "Benchmarks/AcceptanceBenchmark",
+            exclude: ["setup.sh", "four_tests_pexpect.py", "four_tests.exp"]
+        ),
+
         // Tests.
         .executableTarget(name: "bridge-fixture-app", dependencies: ["HarnessHost"], path: "Tests/Fixtures/BridgeFixtureApp"),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),

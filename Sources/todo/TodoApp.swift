@@ -125,10 +125,10 @@ final class TodoApp: @unchecked Sendable {
         input.resume()
         sources.append(input)
 
-        for signalNumber in [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler { [unowned self] in
+        let signals = SignalPipe.install([SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT])
+        let signalSource = DispatchSource.makeReadSource(fileDescriptor: signals, queue: queue)
+        signalSource.setEventHandler { [unowned self] in
+            for signalNumber in SignalPipe.drain(signals) {
                 if signalNumber == SIGWINCH {
                     self.resize()
                     self.draw()
@@ -136,9 +136,9 @@ final class TodoApp: @unchecked Sendable {
                     self.finish(signal: signalNumber)
                 }
             }
-            source.resume()
-            sources.append(source)
         }
+        signalSource.resume()
+        sources.append(signalSource)
     }
 
     private func readInput() {
@@ -191,8 +191,6 @@ final class TodoApp: @unchecked Sendable {
     /// Restores the terminal and dies of `signalNumber`, so the parent sees the real cause.
     private func finish(signal signalNumber: Int32) -> Never {
         device.restore()
-        signal(signalNumber, SIG_DFL)
-        raise(signalNumber)
-        exit(128 + signalNumber)
+        SignalPipe.dieOf(signalNumber)
     }
 }

@@ -29,7 +29,12 @@ do {
     fail("todo: \(error)\n\n\(TodoCommandLine.usage)", status: 64)
 }
 
-let api = TodoAPI(baseURL: commandLine.apiURL ?? launchOptions?.networkBaseURL ?? TodoAPI.defaultBaseURL)
+// `--harness-set api.timeout=SECONDS` shortens the request timeout for tests of a hanging server.
+let requestTimeout = launchOptions?.values["api.timeout"].flatMap(TimeInterval.init) ?? 10
+let api = TodoAPI(
+    baseURL: commandLine.apiURL ?? launchOptions?.networkBaseURL ?? TodoAPI.defaultBaseURL,
+    timeout: requestTimeout
+)
 
 switch commandLine.command {
 case .help:

@@ -72,6 +72,40 @@ func writeError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
+// SIGINT and SIGTERM: a plain handler, installed before anything is printed, writes one byte to
+// a pipe that a thread waits on. Installing it is synchronous (a dispatch signal source registers
+// asynchronously, and SIG_IGN in the meantime would drop an early signal), and the signals are
+// unblocked first because a parent may have spawned us with them blocked.
+nonisolated(unsafe) var signalPipeWriteEnd: Int32 = -1
+let signalPipe: (read: Int32, write: Int32) = {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { fatalError("stub-server: pipe: \(String(cString: strerror(errno)))") }
+    return (fds[0], fds[1])
+}()
+signalPipeWriteEnd = signalPipe.write
+for signalNumber in [SIGINT, SIGTERM] {
+    var action = sigaction()
+    #if canImport(Glibc)
+    action.__sigaction_handler.sa_handler = { _ in
+        var byte: UInt8 = 1
+        _ = write(signalPipeWriteEnd, &byte, 1)
+    }
+    #else
+    action.__sigaction_u.__sa_handler = { _ in
+        var byte: UInt8 = 1
+        _ = write(signalPipeWriteEnd, &byte, 1)
+    }
+    #endif
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = SA_RESTART
+    sigaction(signalNumber, &action, nil)
+}
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+
 let command: StubServerCommand
 do {
     command = try StubServerCommand.parse(Array(CommandLine.arguments.dropFirst()))
@@ -92,9 +126,6 @@ do {
     exit(1)
 }
 
-// Signals are handled on a dispatch queue, not in a signal handler.
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
 signal(SIGPIPE, SIG_IGN)
 
 let server: StubServer
@@ -109,14 +140,13 @@ do {
 }
 server.loadMappings(mappings)
 
-let signalQueue = DispatchQueue(label: "stub-server.signals")
-var signalSources: [DispatchSourceSignal] = []
-for signalNumber in [SIGINT, SIGTERM] {
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
-    source.setEventHandler(handler: stopHandler(for: server))
-    source.resume()
-    signalSources.append(source)
+let signalThread = Thread { [server] in
+    var byte: UInt8 = 0
+    while read(signalPipe.read, &byte, 1) < 0 && errno == EINTR {}
+    stopHandler(for: server)()
 }
+signalThread.name = "stub-server.signals"
+signalThread.start()
 
 // Unbuffered, so a script reading the first line sees it at once.
 FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))

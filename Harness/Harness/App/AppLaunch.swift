@@ -26,6 +26,8 @@ public struct AppLaunch: Sendable {
     public var arguments: [String]
     /// Variables added over the inherited environment.
     public var environment: [String: String]
+    /// Inherited variables the app must not see (e.g. `NO_COLOR`, which `swift test` sets).
+    public var unsetEnvironment: Set<String>
     /// The terminal size at launch.
     public var size: TerminalSize
     /// The working directory (the harness's own when nil).
@@ -52,6 +54,7 @@ public struct AppLaunch: Sendable {
         self.executable = executable
         self.arguments = arguments
         self.environment = [:]
+        self.unsetEnvironment = []
         self.size = .standard
         self.workingDirectory = nil
         self.defaultTimeout = .seconds(10)

@@ -68,6 +68,7 @@ public final class TerminalApp: Sendable {
                 // A crashing app must die at once, not after Swift's backtracer has run.
                 if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
             }
+            for name in launch.unsetEnvironment { environment[name] = nil }
             environment.merge(launch.environment) { _, new in new }
 
             let configuration = TerminalSession.Configuration(
