@@ -133,48 +133,38 @@ public enum FlowKey: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The bytes an xterm sends for this key.
+    /// The session's key this name stands for.
+    public var key: Key {
+        switch self {
+        case .enter: .enter
+        case .tab: .tab
+        case .backtab: .backTab
+        case .backspace: .backspace
+        case .escape: .escape
+        case .up: .up
+        case .down: .down
+        case .left: .left
+        case .right: .right
+        case .home: .home
+        case .end: .end
+        case .pageUp: .pageUp
+        case .pageDown: .pageDown
+        case .insert: .insert
+        case .delete: .delete
+        case .space: .character(" ")
+        case .function(let number): .f(number)
+        case .control(let character): .ctrl(character)
+        case .alt(let key): .alt(key.key)
+        case .character(let character): .character(character)
+        }
+    }
+
+    /// The bytes an xterm sends for this key (encoded by ``Key``; names are validated when the
+    /// flow is parsed, so every `FlowKey` encodes).
     ///
     /// - Parameter applicationCursorKeys: the terminal's DECCKM mode: arrows, Home and End then
     ///   send `ESC O x` instead of `ESC [ x`.
     public func bytes(applicationCursorKeys: Bool = false) -> [UInt8] {
-        let escape: UInt8 = 0x1B
-        func cursor(_ final: Character) -> [UInt8] {
-            [escape, applicationCursorKeys ? UInt8(ascii: "O") : UInt8(ascii: "["), final.asciiValue!]
-        }
-        func tilde(_ number: Int) -> [UInt8] { [escape, UInt8(ascii: "[")] + Array("\(number)~".utf8) }
-        switch self {
-        case .enter: return [0x0D]
-        case .tab: return [0x09]
-        case .backtab: return [escape, UInt8(ascii: "["), UInt8(ascii: "Z")]
-        case .backspace: return [0x7F]
-        case .escape: return [escape]
-        case .up: return cursor("A")
-        case .down: return cursor("B")
-        case .right: return cursor("C")
-        case .left: return cursor("D")
-        case .home: return cursor("H")
-        case .end: return cursor("F")
-        case .pageUp: return tilde(5)
-        case .pageDown: return tilde(6)
-        case .insert: return tilde(2)
-        case .delete: return tilde(3)
-        case .space: return [0x20]
-        case .function(let number):
-            switch number {
-            case 1...4: return [escape, UInt8(ascii: "O"), UInt8(ascii: "P") + UInt8(number - 1)]
-            default:
-                let codes = [5: 15, 6: 17, 7: 18, 8: 19, 9: 20, 10: 21, 11: 23, 12: 24]
-                return tilde(codes[number] ?? 24)
-            }
-        case .control(let character):
-            switch character {
-            case " ", "@": return [0x00]
-            case "?": return [0x7F]
-            default: return [(character.asciiValue ?? 0x40) & 0x1F]
-            }
-        case .alt(let key): return [escape] + key.bytes(applicationCursorKeys: applicationCursorKeys)
-        case .character(let character): return Array(String(character).utf8)
-        }
+        (try? key.encoded(applicationCursorKeys: applicationCursorKeys)) ?? []
     }
 }
