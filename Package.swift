@@ -22,7 +22,7 @@ let package = Package(
             name: "TerminalEmulatorTests",
             dependencies: ["TerminalEmulator"],
             path: "Tests/TerminalEmulatorTests",
-            resources: [.copy("Fixtures")]
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
