@@ -24,6 +24,7 @@ let package = Package(
             path: "Tests/TerminalEmulatorTests",
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "HarnessCLITests", dependencies: ["harness"], path: "Tests/HarnessCLITests"),
     ],
     swiftLanguageModes: [.v6]
 )
