@@ -26,6 +26,19 @@ sample="$work/sample.txt"
 
 ( cd "$work" && $rec "$out/vim.bytes" $cols $rows --until-quiet 1 -- vim -u NONE -N -i NONE -n sample.txt )
 ( cd "$work" && $rec "$out/less.bytes" $cols $rows --until-quiet 1 -- less sample.txt )
+# Wide characters, emoji and long wrapped lines inside full-screen programs.
+cjk="$work/cjk.txt"
+{
+    echo "漢字とカナ mixed with ASCII: 中文字符 한국어 ＡＢＣ"
+    echo "emoji 😀 🚀 🎉 between words"
+    i=1
+    while [ $i -le 8 ]; do
+        printf '%d: %s\n' "$i" "a long line that wraps around the edge of the screen 一二三四五六七八九十 and keeps going until it wraps again $i"
+        i=$((i + 1))
+    done
+} > "$cjk"
+( cd "$work" && $rec "$out/vim-cjk.bytes" $cols $rows --until-quiet 1 -- vim -u NONE -N -i NONE -n cjk.txt )
+( cd "$work" && $rec "$out/less-cjk.bytes" $cols $rows --until-quiet 1 -- less cjk.txt )
 $rec "$out/top.bytes" $cols $rows -- top -b -n1 -w $cols
 ( cd "$work" && mkdir -p listing && cd listing && mkdir dir1 dir2 && touch a.txt b.swift && \
   printf '#!/bin/sh\n' > run.sh && chmod +x run.sh && ln -s a.txt link && \
