@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(name: "bridge-fixture-app", dependencies: ["HarnessHost"], path: "Tests/Fixtures/BridgeFixtureApp"),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness"]),
-        .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], exclude: ["Fixtures"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"], exclude: ["__Snapshots__"]),
         .testTarget(name: "FlowTests", dependencies: ["Harness"]),

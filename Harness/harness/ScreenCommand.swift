@@ -5,7 +5,8 @@ import TerminalEmulator
 /// emulator and prints the final screen, one line per row, trailing blanks trimmed.
 enum ScreenCommand: Command {
     static let name = "screen"
-    static let synopsis = "screen --size COLSxROWS FILE   print the final screen of a raw byte recording"
+    static let synopsis = "screen [--size COLSxROWS] FILE   print the final screen of a raw byte recording\n" +
+        "         (default size 80x24; FILE - reads standard input)"
 
     static func run(_ arguments: [String]) throws -> Int32 {
         var size: (cols: Int, rows: Int) = (80, 24)
@@ -35,11 +36,15 @@ enum ScreenCommand: Command {
         } catch {
             throw CommandError.failure("cannot read \(file): \((error as NSError).localizedDescription)")
         }
-        let terminal = Terminal(cols: size.cols, rows: size.rows)
-        data.withUnsafeBytes { terminal.feed($0) }
-        let output = terminal.snapshot().lines.joined(separator: "\n") + "\n"
-        FileHandle.standardOutput.write(Data(output.utf8))
+        FileHandle.standardOutput.write(Data(render(data, cols: size.cols, rows: size.rows).utf8))
         return 0
+    }
+
+    /// The final screen after feeding `data`: one line per row, trailing blanks trimmed.
+    static func render(_ data: Data, cols: Int, rows: Int) -> String {
+        let terminal = Terminal(cols: cols, rows: rows)
+        data.withUnsafeBytes { terminal.feed($0) }
+        return terminal.snapshot().lines.joined(separator: "\n") + "\n"
     }
 
     /// Parses "COLSxROWS" (1...10000 each).

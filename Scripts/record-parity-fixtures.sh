@@ -1,0 +1,83 @@
+#!/bin/sh
+# Records the raw bytes real programs draw on an 80x24 pseudo-terminal into
+# Tests/TerminalEmulatorTests/Fixtures/*.bytes, for the parity test against tmux
+# (TmuxParityTests). Run from the repository root; needs python3, vim, less, top, ls.
+#   sh Scripts/record-parity-fixtures.sh
+# The recordings are committed: the test does not rerun the programs.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+out="$root/Tests/TerminalEmulatorTests/Fixtures"
+rec="python3 $root/Scripts/record-pty.py"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+mkdir -p "$out"
+cols=80 rows=24
+
+# A sample text file for vim and less.
+sample="$work/sample.txt"
+{
+    echo "The quick brown fox jumps over the lazy dog."
+    i=1
+    while [ $i -le 60 ]; do
+        printf 'line %02d: %s\n' "$i" "lorem ipsum dolor sit amet, consectetur adipiscing elit"
+        i=$((i + 1))
+    done
+} > "$sample"
+
+( cd "$work" && $rec "$out/vim.bytes" $cols $rows --until-quiet 1 -- vim -u NONE -N -i NONE -n sample.txt )
+( cd "$work" && $rec "$out/less.bytes" $cols $rows --until-quiet 1 -- less sample.txt )
+# Wide characters, emoji and long wrapped lines inside full-screen programs.
+cjk="$work/cjk.txt"
+{
+    echo "漢字とカナ mixed with ASCII: 中文字符 한국어 ＡＢＣ"
+    echo "emoji 😀 🚀 🎉 between words"
+    i=1
+    while [ $i -le 8 ]; do
+        printf '%d: %s\n' "$i" "a long line that wraps around the edge of the screen 一二三四五六七八九十 and keeps going until it wraps again $i"
+        i=$((i + 1))
+    done
+} > "$cjk"
+( cd "$work" && $rec "$out/vim-cjk.bytes" $cols $rows --until-quiet 1 -- vim -u NONE -N -i NONE -n cjk.txt )
+( cd "$work" && $rec "$out/less-cjk.bytes" $cols $rows --until-quiet 1 -- less cjk.txt )
+$rec "$out/top.bytes" $cols $rows -- top -b -n1 -w $cols
+( cd "$work" && mkdir -p listing && cd listing && mkdir dir1 dir2 && touch a.txt b.swift && \
+  printf '#!/bin/sh\n' > run.sh && chmod +x run.sh && ln -s a.txt link && \
+  $rec "$out/ls-color.bytes" $cols $rows -- ls -l --color=always --time-style=+2024 . )
+
+# Colours, attributes, CJK and emoji through printf.
+$rec "$out/printf-colors.bytes" $cols $rows -- sh -c '
+printf "\033[1mbold\033[22m \033[3mitalic\033[23m \033[4munder\033[24m \033[7minverse\033[27m\r\n"
+for i in 0 1 2 3 4 5 6 7; do printf "\033[3${i}m fg$i\033[4${i}m bg$i\033[m"; done; printf "\r\n"
+for i in 16 52 88 124 160 196 226; do printf "\033[38;5;${i}mc$i \033[48:5:${i}mb$i\033[m "; done; printf "\r\n"
+printf "\033[38;2;255;100;0mtruecolor\033[48:2::0:80:160m both\033[m\r\n"
+printf "CJK: 中文字符 日本語 한국어 fullwidth: ＡＢＣ\r\n"
+printf "emoji: 😀 🚀 🎉 end\r\n"
+printf "combining: e\314\201 a\314\200 n\314\203 end\r\n"
+printf "wide wrap: 0123456789012345678901234567890123456789012345678901234567890123456789012345678中文\r\n"
+printf "tabs:\tone\ttwo\tthree\r\n"
+printf "erase: XXXXXXXXXX\033[5D\033[K|\r\n"
+printf "insert: abcdef\033[3D\033[2@--\r\n"
+printf "delete: abcdef\033[4D\033[2P\r\n"
+printf "\033[20;10Habsolute\033[2;70Hright\033[24;1H"
+'
+
+# A dialog-like box drawn with DEC special graphics, a scroll region and origin mode.
+$rec "$out/dialog-box.bytes" $cols $rows -- sh -c '
+printf "\033[H\033[2J"
+printf "\033[44m\033[2J\033[H Backtitle\r\n"
+printf "\033[6;20H\033[47;30m\033(0lqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqk\033(B"
+row=7
+while [ $row -le 14 ]; do
+  printf "\033[${row};20H\033(0x\033(B%38s\033(0x\033(B" ""
+  row=$((row + 1))
+done
+printf "\033[15;20H\033(0mqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqj\033(B"
+printf "\033[6;33H Question \033[8;23HDo you want to continue?"
+printf "\033[12;26H\033[7m< Yes >\033[27m      < No  >"
+printf "\033)0\016\033[10;22Hqqqqqqqqqq\017\033[m"
+printf "\033[18;1H\033[0mscroll region:\r\n1\r\n2\r\n3\r\n4"
+printf "\033[19;22r\033[22;1H\nA\nB\033[r"
+printf "\033[?6h\033[5;7r\033[1;3Horigin\033[?6l\033[r\033[24;1H"
+'
+echo "recorded into $out:"
+ls -l "$out"

@@ -1,0 +1,163 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+import TerminalEmulator
+
+/// Renders recordings of real programs (made by Scripts/record-parity-fixtures.sh) with tmux
+/// and with our emulator, and requires the same text on every row.
+///
+/// tmux runs as a private server (`-L <unique socket> -f /dev/null`) whose only pane replays
+/// the recording through Scripts/tmux-replay-pane.py; that script signals a `wait-for`
+/// channel once tmux has answered a status request sent after the recording, so the
+/// capture happens exactly when tmux has parsed every byte (no sleep, no polling).
+@Suite struct TmuxParityTests {
+    static let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = repositoryRoot.appendingPathComponent("Tests/TerminalEmulatorTests/Fixtures")
+    static let cols = 80, rows = 24
+
+    @Test(
+        .enabled(if: tmuxPath != nil, "tmux is not installed: the parity test needs it as the reference emulator"),
+        arguments: ["vim", "less", "vim-cjk", "less-cjk", "top", "ls-color", "printf-colors", "dialog-box"]
+    )
+    func sameTextAsTmux(fixture: String) throws {
+        let file = Self.fixtures.appendingPathComponent("\(fixture).bytes")
+        let bytes = try Data(contentsOf: file)
+        let theirs = try Self.renderWithTmux(file: file.path)
+        let terminal = Terminal(cols: Self.cols, rows: Self.rows)
+        bytes.withUnsafeBytes { terminal.feed($0) }
+        let ours = terminal.snapshot().lines
+
+        let expected = theirs.map(Self.normalised)
+        let actual = ours.map(Self.normalised)
+        #expect(actual.count == expected.count)
+        for row in 0..<min(actual.count, expected.count) where actual[row] != expected[row] {
+            Issue.record("""
+                \(fixture): row \(row) differs
+                  tmux: \(expected[row].debugDescription)
+                  ours: \(actual[row].debugDescription)
+                our screen:
+                \(terminal.snapshot().framed())
+                """)
+        }
+    }
+
+    /// tmux prints DEC line-drawing characters as the ASCII letters that select them;
+    /// both sides are mapped to those letters, then trailing blanks trimmed.
+    static func normalised(_ line: String) -> String {
+        var out = ""
+        for scalar in line.unicodeScalars {
+            if let letter = lineDrawingLetters[scalar.value] {
+                out.unicodeScalars.append(letter)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        while out.hasSuffix(" ") { out.removeLast() }
+        return out
+    }
+
+    static let lineDrawingLetters: [UInt32: Unicode.Scalar] = [
+        0x25C6: "`", 0x2592: "a", 0x00B0: "f", 0x00B1: "g", 0x2518: "j", 0x2510: "k", 0x250C: "l",
+        0x2514: "m", 0x253C: "n", 0x23BA: "o", 0x23BB: "p", 0x2500: "q", 0x23BC: "r", 0x23BD: "s",
+        0x251C: "t", 0x2524: "u", 0x2534: "v", 0x252C: "w", 0x2502: "x", 0x2264: "y", 0x2265: "z",
+        0x03C0: "{", 0x2260: "|", 0x00B7: "~",
+    ]
+
+    // MARK: - tmux
+
+    struct TmuxFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The pane's text as `capture-pane -p` prints it, one string per row.
+    static func renderWithTmux(file: String) throws -> [String] {
+        guard let tmux = tmuxPath else { throw TmuxFailure(description: "tmux not installed") }
+        let socket = "emulator-parity-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let channel = "replayed"
+        let replay = repositoryRoot.appendingPathComponent("Scripts/tmux-replay-pane.py").path
+        defer { _ = try? run(tmux, ["-L", socket, "kill-server"]) }
+
+        let started = try run(tmux, [
+            "-L", socket, "-f", "/dev/null", "start-server", ";",
+            "set-option", "-g", "status", "off", ";",
+            "new-session", "-d", "-x", "\(cols)", "-y", "\(rows)",
+            "python3 '\(replay)' '\(file)' '\(socket)' '\(channel)'",
+        ])
+        guard started.status == 0 else {
+            throw TmuxFailure(description: "tmux new-session failed (\(started.status)): \(started.output)")
+        }
+        let waited = try run("/usr/bin/timeout", ["30", tmux, "-L", socket, "wait-for", channel])
+        guard waited.status == 0 else {
+            throw TmuxFailure(description: "tmux wait-for \(channel) failed (\(waited.status)): \(waited.output)")
+        }
+        let captured = try run(tmux, ["-L", socket, "capture-pane", "-p"])
+        guard captured.status == 0 else {
+            throw TmuxFailure(description: "tmux capture-pane failed (\(captured.status)): \(captured.output)")
+        }
+        var lines = captured.output.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// Runs a program to completion; returns its exit status and stdout+stderr.
+    ///
+    /// Uses posix_spawn rather than Foundation's `Process`: the tmux server forked by
+    /// `start-server` inherits the child's descriptors, which keeps `Process` from ever
+    /// noticing the exit. The child gets an empty signal mask and default handlers, so that
+    /// `kill-server`'s SIGHUP really ends the pane. A command that could hang runs under
+    /// `timeout(1)`.
+    static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tmux-parity-\(UUID().uuidString).out").path
+        defer { unlink(outputPath) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaultSignals, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C.UTF-8"
+        environment["LANG"] = "C.UTF-8"
+        environment.removeValue(forKey: "TMUX")
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard spawned == 0 else {
+            throw TmuxFailure(description: "cannot start \(path): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let exitCode = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitCode, output)
+    }
+}
