@@ -98,9 +98,14 @@ public final class BridgeListener: Sendable {
         while base.hasSuffix("/") && base.count > 1 { base.removeLast() }
         // sun_path holds ~104 bytes: fall back to /tmp when TMPDIR is too deep.
         if base.utf8.count > 60 { base = "/tmp" }
-        let directory = try BridgePosix.makeTemporaryDirectory(template: base + "/harness-bridge.XXXXXX")
-        guard let info = BridgePosix.ownerAndMode(directory), info.isDirectory,
-            info.owner == BridgePosix.effectiveUserID(), info.mode == 0o700
+        let directory: String
+        do {
+            directory = try Posix.makeTemporaryDirectory(template: base + "/harness-bridge.XXXXXX")
+        } catch {
+            throw .setupFailed(error.description)
+        }
+        guard let info = Posix.ownerAndMode(directory), info.isDirectory,
+            info.owner == Posix.effectiveUserID(), info.mode == 0o700
         else {
             try? FileManager.default.removeItem(atPath: directory)
             throw .setupFailed("\(directory) is not a directory owned by this user with mode 0700")

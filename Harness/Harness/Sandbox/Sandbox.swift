@@ -38,7 +38,7 @@ public final class Sandbox: @unchecked Sendable {
         let base = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
         let template = (base.hasSuffix("/") ? base : base + "/") + prefix + ".XXXXXX"
         do {
-            url = URL(fileURLWithPath: try BridgePosix.makeTemporaryDirectory(template: template), isDirectory: true)
+            url = URL(fileURLWithPath: try Posix.makeTemporaryDirectory(template: template), isDirectory: true)
         } catch {
             throw .creationFailed(error.description)
         }

@@ -303,6 +303,24 @@ enum Posix {
         return access(path, X_OK) == 0 ? .executableFile : .otherFile
     }
 
+    /// The effective user id of this process.
+    static func effectiveUserID() -> UInt32 { UInt32(geteuid()) }
+
+    /// The owner and permission bits of `path` (not following symlinks), or nil if it cannot be read.
+    static func ownerAndMode(_ path: String) -> (owner: UInt32, mode: UInt32, isDirectory: Bool)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (UInt32(info.st_uid), UInt32(info.st_mode) & 0o7777, (UInt32(info.st_mode) & UInt32(S_IFMT)) == UInt32(S_IFDIR))
+    }
+
+    /// Creates a fresh directory (mode 0700) from a `mkdtemp` template ending in `XXXXXX`.
+    static func makeTemporaryDirectory(template: String) throws(PosixError) -> String {
+        var bytes = Array(template.utf8CString)
+        let result = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard result != nil else { throw PosixError(operation: "mkdtemp \(template)", errno: errno) }
+        return bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
     /// The process's current working directory.
     static func currentDirectory() -> String? {
         guard let pointer = getcwd(nil, 0) else { return nil }
