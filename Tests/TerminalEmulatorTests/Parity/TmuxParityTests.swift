@@ -26,7 +26,7 @@ import TerminalEmulator
 
     @Test(
         .enabled(if: tmuxPath != nil, "tmux is not installed: the parity test needs it as the reference emulator"),
-        arguments: ["vim", "less", "vim-cjk", "less-cjk", "top", "ls-color", "printf-colors", "dialog-box"]
+        arguments: ["vim", "less", "vim-cjk", "less-cjk", "top", "top-interactive", "ls-color", "printf-colors", "dialog-box"]
     )
     func sameTextAsTmux(fixture: String) throws {
         let file = Self.fixtures.appendingPathComponent("\(fixture).bytes")
