@@ -39,7 +39,9 @@ cjk="$work/cjk.txt"
 } > "$cjk"
 ( cd "$work" && $rec "$out/vim-cjk.bytes" $cols $rows --until-quiet 1 -- vim -u NONE -N -i NONE -n cjk.txt )
 ( cd "$work" && $rec "$out/less-cjk.bytes" $cols $rows --until-quiet 1 -- less cjk.txt )
-$rec "$out/top.bytes" $cols $rows -- top -b -n1 -w $cols
+# top shows only itself (-p $$ after exec), so no other process of the machine is recorded.
+$rec "$out/top.bytes" $cols $rows -- sh -c 'exec top -b -n1 -w 80 -p $$'
+$rec "$out/top-interactive.bytes" $cols $rows --until-quiet 1 -- sh -c 'exec top -d 100 -p $$'
 ( cd "$work" && mkdir -p listing && cd listing && mkdir dir1 dir2 && touch a.txt b.swift && \
   printf '#!/bin/sh\n' > run.sh && chmod +x run.sh && ln -s a.txt link && \
   $rec "$out/ls-color.bytes" $cols $rows -- ls -l --color=always --time-style=+2024 . )

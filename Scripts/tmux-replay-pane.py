@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Runs inside a tmux pane for the parity test: replays a recording, then signals tmux.
 
-usage: tmux-replay-pane.py FILE SOCKET CHANNEL
+usage: tmux-replay-pane.py FILE SOCKET-PATH CHANNEL
 
 Writes FILE's bytes to the pane, then asks the terminal for its status (DSR 5,
 ESC [ 5 n). tmux answers only after it has parsed every byte before the
 question, so once the answer (ESC [ 0 n) is read back on stdin, the pane shows
-the whole recording: the script then runs `tmux -L SOCKET wait-for -S CHANNEL`
+the whole recording: the script then runs `tmux -S SOCKET-PATH wait-for -S CHANNEL`
 and blocks until the server is killed. No sleep, no polling.
 """
 import os
@@ -29,7 +29,7 @@ def main():
         if not chunk:
             break
         seen += chunk
-    subprocess.run(["tmux", "-L", socket, "wait-for", "-S", channel], check=False)
+    subprocess.run(["tmux", "-S", socket, "wait-for", "-S", channel], check=False)
     while os.read(0, 4096):
         pass
 

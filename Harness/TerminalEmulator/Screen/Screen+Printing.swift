@@ -13,7 +13,7 @@ extension Screen {
         let pen = self.pen
         let cols = self.cols
         while index < total {
-            if pendingWrap { wrapToNextLine() }
+            if pendingWrap { wrapIfAllowed() }
             var available = cols - cursorCol
             if !modes.autowrap && available < total - index {
                 // Without autowrap, characters past the edge all land on the last column:
@@ -73,7 +73,7 @@ extension Screen {
 
     /// Prints a character of width 1 or 2 at the cursor, wrapping and inserting as modes say.
     mutating func printCharacter(_ content: UInt32, width: Int) {
-        if pendingWrap { wrapToNextLine() }
+        if pendingWrap { wrapIfAllowed() }
         if width == 2 && cursorCol == cols - 1 {
             if cols < 2 { return }
             if modes.autowrap {
@@ -134,6 +134,12 @@ extension Screen {
         guard col > 0, col < cols, grid[row, col].isContinuation else { return }
         grid[row, col - 1] = eraseBlank
         grid[row, col] = eraseBlank
+    }
+
+    /// A pending wrap happens only if autowrap is still on (it may have been reset since).
+    @inline(__always)
+    mutating func wrapIfAllowed() {
+        if modes.autowrap { wrapToNextLine() } else { pendingWrap = false }
     }
 
     /// Autowrap: column 0 of the next line, scrolling at the bottom of the region.

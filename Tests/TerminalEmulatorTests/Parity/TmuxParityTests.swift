@@ -10,7 +10,7 @@ import TerminalEmulator
 /// Renders recordings of real programs (made by Scripts/record-parity-fixtures.sh) with tmux
 /// and with our emulator, and requires the same text on every row.
 ///
-/// tmux runs as a private server (`-L <unique socket> -f /dev/null`) whose only pane replays
+/// tmux runs as a private server (`-S <socket in a private temp dir> -f /dev/null`) whose only pane replays
 /// the recording through Scripts/tmux-replay-pane.py; that script signals a `wait-for`
 /// channel once tmux has answered a status request sent after the recording, so the
 /// capture happens exactly when tmux has parsed every byte (no sleep, no polling).
@@ -26,7 +26,7 @@ import TerminalEmulator
 
     @Test(
         .enabled(if: tmuxPath != nil, "tmux is not installed: the parity test needs it as the reference emulator"),
-        arguments: ["vim", "less", "vim-cjk", "less-cjk", "top", "ls-color", "printf-colors", "dialog-box"]
+        arguments: ["vim", "less", "vim-cjk", "less-cjk", "top", "top-interactive", "ls-color", "printf-colors", "dialog-box"]
     )
     func sameTextAsTmux(fixture: String) throws {
         let file = Self.fixtures.appendingPathComponent("\(fixture).bytes")
@@ -81,13 +81,19 @@ import TerminalEmulator
     /// The pane's text as `capture-pane -p` prints it, one string per row.
     static func renderWithTmux(file: String) throws -> [String] {
         guard let tmux = tmuxPath else { throw TmuxFailure(description: "tmux not installed") }
-        let socket = "emulator-parity-\(getpid())-\(UUID().uuidString.prefix(8))"
+        // A private 0700 directory holds the server's socket (tmux leaves `-L` sockets behind
+        // in /tmp/tmux-UID after kill-server); it is removed with everything in it.
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("emulator-parity-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("tmux.sock").path
         let channel = "replayed"
         let replay = repositoryRoot.appendingPathComponent("Scripts/tmux-replay-pane.py").path
-        defer { _ = try? run(tmux, ["-L", socket, "kill-server"]) }
+        defer { _ = try? run(tmux, ["-S", socket, "kill-server"]) }
 
         let started = try run(tmux, [
-            "-L", socket, "-f", "/dev/null", "start-server", ";",
+            "-S", socket, "-f", "/dev/null", "start-server", ";",
             "set-option", "-g", "status", "off", ";",
             "new-session", "-d", "-x", "\(cols)", "-y", "\(rows)",
             "python3 '\(replay)' '\(file)' '\(socket)' '\(channel)'",
@@ -95,11 +101,11 @@ import TerminalEmulator
         guard started.status == 0 else {
             throw TmuxFailure(description: "tmux new-session failed (\(started.status)): \(started.output)")
         }
-        let waited = try run("/usr/bin/timeout", ["30", tmux, "-L", socket, "wait-for", channel])
+        let waited = try run("/usr/bin/timeout", ["30", tmux, "-S", socket, "wait-for", channel])
         guard waited.status == 0 else {
             throw TmuxFailure(description: "tmux wait-for \(channel) failed (\(waited.status)): \(waited.output)")
         }
-        let captured = try run(tmux, ["-L", socket, "capture-pane", "-p"])
+        let captured = try run(tmux, ["-S", socket, "capture-pane", "-p"])
         guard captured.status == 0 else {
             throw TmuxFailure(description: "tmux capture-pane failed (\(captured.status)): \(captured.output)")
         }

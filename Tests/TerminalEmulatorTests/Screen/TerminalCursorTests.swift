@@ -47,6 +47,7 @@ import Testing
         Case(name: "DECRC without save homes", input: "\(CSI)3;4H\(ESC)8X", lines: ["X", "", "", ""], cursor: (0, 1)),
         Case(name: "autowrap off overwrites last column", input: "\(CSI)?7l0123456789ABC", lines: ["012345678C", "", "", ""], cursor: (0, 9)),
         Case(name: "autowrap off, one char at a time", input: "\(CSI)?7l\(CSI)1;9HA\u{e9}\u{e8}", lines: ["        A\u{e8}", "", "", ""], cursor: (0, 9)),
+        Case(name: "pending wrap dropped when autowrap is reset", input: "0123456789\(CSI)?7lX", lines: ["012345678X", "", "", ""], cursor: (0, 9)),
         Case(name: "NUL and BEL ignored", input: "a\u{0}\u{7}b", lines: ["ab", "", "", ""], cursor: (0, 2)),
         Case(name: "LNM makes LF return", input: "\(CSI)20hab\ncd", lines: ["ab", "cd", "", ""], cursor: (1, 2)),
     ]
