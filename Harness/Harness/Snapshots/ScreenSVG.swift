@@ -36,10 +36,11 @@ public enum ScreenSVG {
         }
         out += "<rect width=\"\(width)\" height=\"\(height)\" fill=\"\(palette.defaultBackground)\"/>\n"
 
-        let styles = snapshot.cells.map { row in row.map { CellStyle($0.attributes, palette: palette) } }
+        let grid = snapshot.cells  // built once: the snapshot makes its cells on each access
+        let styles = grid.map { row in row.map { CellStyle($0.attributes, palette: palette) } }
         out += backgrounds(snapshot, styles)
         out += "<g fill=\"\(palette.defaultForeground)\">\n"
-        out += texts(snapshot, styles, palette: palette)
+        out += texts(snapshot, grid, styles, palette: palette)
         out += "</g>\n"
         out += cursor(snapshot, palette: palette)
         out += "</svg>\n"
@@ -74,10 +75,10 @@ public enum ScreenSVG {
         return out
     }
 
-    private static func texts(_ snapshot: ScreenSnapshot, _ styles: [[CellStyle]], palette: TerminalPalette) -> String {
+    private static func texts(_ snapshot: ScreenSnapshot, _ grid: [[Cell]], _ styles: [[CellStyle]], palette: TerminalPalette) -> String {
         var out = ""
         for row in 0..<snapshot.rows {
-            let cells = snapshot.cells[row]
+            let cells = grid[row]
             var col = 0
             while col < snapshot.cols {
                 let cell = cells[col]
@@ -121,8 +122,8 @@ public enum ScreenSVG {
         guard snapshot.cursor.visible, snapshot.rows > 0, snapshot.cols > 0 else { return "" }
         let row = min(max(0, snapshot.cursor.row), snapshot.rows - 1)
         var col = min(max(0, snapshot.cursor.col), snapshot.cols - 1)
-        if snapshot.cells[row][col].width == 0, col > 0 { col -= 1 }
-        let span = max(1, min(snapshot.cells[row][col].width, snapshot.cols - col))
+        if snapshot.cell(row: row, col: col).width == 0, col > 0 { col -= 1 }
+        let span = max(1, min(snapshot.cell(row: row, col: col).width, snapshot.cols - col))
         return "<rect class=\"cursor\" x=\"\(col * cellWidth)\" y=\"\(row * cellHeight)\" width=\"\(span * cellWidth - 1)\" "
             + "height=\"\(cellHeight - 1)\" fill=\"\(palette.defaultForeground)\" fill-opacity=\"0.35\" "
             + "stroke=\"\(palette.defaultForeground)\" stroke-width=\"1\"/>\n"

@@ -8,18 +8,17 @@ extension Screen {
         return Cell(character: clusters.text(of: stored.content), width: stored.isWide ? 2 : 1, attributes: stored.attributes)
     }
 
-    /// An immutable copy of what is shown.
+    /// An immutable copy of what is shown: the cells are copied as stored (row by row), the
+    /// strings are built only when the snapshot is read.
     func snapshot() -> ScreenSnapshot {
-        var cells: [[Cell]] = []
-        cells.reserveCapacity(rows)
+        var stored = ContiguousArray<StoredCell>()
+        stored.reserveCapacity(rows * cols)
         for row in 0..<rows {
-            var line: [Cell] = []
-            line.reserveCapacity(cols)
-            for col in 0..<cols { line.append(cell(row: row, col: col)) }
-            cells.append(line)
+            let start = grid.rowStart[row]
+            stored.append(contentsOf: grid.cells[start..<(start + cols)])
         }
         return ScreenSnapshot(
-            cols: cols, rows: rows, cells: cells,
+            cols: cols, rows: rows, stored: stored, clusters: clusters.strings,
             cursor: CursorState(row: cursorRow, col: cursorCol, visible: modes.cursorVisible),
             title: title, activeBuffer: activeBuffer
         )

@@ -59,3 +59,30 @@ struct StoredCell: Equatable {
         )
     }
 }
+
+extension StoredCell {
+    /// The stored form of a public cell, interning a multi-scalar character in `table`.
+    init(_ cell: Cell, interning table: inout ClusterTable) {
+        var flags: UInt16 = 0
+        let attributes = cell.attributes
+        if attributes.bold { flags |= Self.bold }
+        if attributes.dim { flags |= Self.dim }
+        if attributes.italic { flags |= Self.italic }
+        if attributes.underline { flags |= Self.underline }
+        if attributes.blink { flags |= Self.blink }
+        if attributes.inverse { flags |= Self.inverse }
+        if attributes.hidden { flags |= Self.hidden }
+        if attributes.strikethrough { flags |= Self.strikethrough }
+        if cell.width == 2 { flags |= Self.wide }
+        if cell.width == 0 { flags |= Self.continuation }
+        var content: UInt32 = 0
+        let scalars = cell.character.unicodeScalars
+        if scalars.count == 1, let scalar = scalars.first {
+            content = scalar == " " ? 0 : scalar.value
+        } else if scalars.count > 1, let index = table.intern(cell.character) {
+            content = Self.clusterFlag | index
+        }
+        self.init(content: content, foreground: Self.pack(attributes.foreground),
+                  background: Self.pack(attributes.background), flags: flags)
+    }
+}

@@ -12,8 +12,6 @@ public struct ScreenSnapshot: Sendable, Equatable {
     public let cols: Int
     /// Height in rows.
     public let rows: Int
-    /// The grid, `rows` arrays of `cols` cells.
-    public let cells: [[Cell]]
     /// Cursor position and visibility.
     public let cursor: CursorState
     /// The window title (OSC 0 / OSC 2).
@@ -21,14 +19,60 @@ public struct ScreenSnapshot: Sendable, Equatable {
     /// Which screen is shown.
     public let activeBuffer: ScreenBuffer
 
+    /// The cells as the screen stores them, row after row: 16 bytes each, no String. Taking a
+    /// snapshot copies this array and nothing else; text and cells are built when asked for.
+    let stored: ContiguousArray<StoredCell>
+    /// The grapheme clusters `stored` refers to.
+    let clusters: [String]
+    /// The cells as given, when the snapshot was made from public cells (returned as is).
+    private let given: [[Cell]]?
+
+    /// The grid, `rows` arrays of `cols` cells. Built on each access from the compact storage:
+    /// keep it in a local when reading many cells, or use ``cell(row:col:)``.
+    public var cells: [[Cell]] {
+        if let given { return given }
+        return (0..<rows).map { row in (0..<cols).map { col in cell(row: row, col: col) } }
+    }
+
     /// Creates a snapshot from its parts (the terminal makes them; tests may too).
     public init(cols: Int, rows: Int, cells: [[Cell]], cursor: CursorState, title: String, activeBuffer: ScreenBuffer) {
         self.cols = cols
         self.rows = rows
-        self.cells = cells
         self.cursor = cursor
         self.title = title
         self.activeBuffer = activeBuffer
+        self.given = cells
+        var table = ClusterTable()
+        var stored = ContiguousArray<StoredCell>()
+        stored.reserveCapacity(rows * cols)
+        for row in 0..<rows {
+            for col in 0..<cols {
+                let cell = row < cells.count && col < cells[row].count ? cells[row][col] : .blank
+                stored.append(StoredCell(cell, interning: &table))
+            }
+        }
+        self.stored = stored
+        self.clusters = table.strings
+    }
+
+    /// A snapshot of stored cells (row-major, `rows * cols` of them) and their cluster table.
+    init(cols: Int, rows: Int, stored: ContiguousArray<StoredCell>, clusters: [String],
+         cursor: CursorState, title: String, activeBuffer: ScreenBuffer) {
+        self.cols = cols
+        self.rows = rows
+        self.stored = stored
+        self.clusters = clusters
+        self.given = nil
+        self.cursor = cursor
+        self.title = title
+        self.activeBuffer = activeBuffer
+    }
+
+    public static func == (lhs: ScreenSnapshot, rhs: ScreenSnapshot) -> Bool {
+        guard lhs.cols == rhs.cols, lhs.rows == rhs.rows, lhs.cursor == rhs.cursor,
+              lhs.title == rhs.title, lhs.activeBuffer == rhs.activeBuffer else { return false }
+        if lhs.stored == rhs.stored && lhs.clusters == rhs.clusters { return true }
+        return lhs.cells == rhs.cells
     }
 
     // MARK: - Text
@@ -53,8 +97,9 @@ public struct ScreenSnapshot: Sendable, Equatable {
         guard top < bottom, left < right else { return "" }
         return (top..<bottom).map { row in
             var text = ""
-            if cells[row][left].width == 0 { text = " " }
-            text += rowText(row, from: left + (cells[row][left].width == 0 ? 1 : 0), to: right)
+            let startsInside = !stored[row * cols + left].isContinuation
+            if !startsInside { text = " " }
+            text += rowText(row, from: left + (startsInside ? 0 : 1), to: right)
             return Self.trimmingTrailingBlanks(text)
         }.joined(separator: "\n")
     }
@@ -62,7 +107,10 @@ public struct ScreenSnapshot: Sendable, Equatable {
     /// The cell at a position; a blank cell when out of range.
     public func cell(row: Int, col: Int) -> Cell {
         guard row >= 0, row < rows, col >= 0, col < cols else { return .blank }
-        return cells[row][col]
+        if let given { return given[row][col] }
+        let cell = stored[row * cols + col]
+        if cell.isContinuation { return Cell(character: "", width: 0, attributes: cell.attributes) }
+        return Cell(character: text(of: cell.content), width: cell.isWide ? 2 : 1, attributes: cell.attributes)
     }
 
     // MARK: - Search
@@ -127,30 +175,80 @@ public struct ScreenSnapshot: Sendable, Equatable {
 
     // MARK: - Helpers
 
+    /// The text a stored cell's content stands for (" " for a blank).
+    func text(of content: UInt32) -> String {
+        if content == 0 { return " " }
+        if content & StoredCell.clusterFlag != 0 {
+            let index = Int(content & ~StoredCell.clusterFlag)
+            return index < clusters.count ? clusters[index] : "\u{FFFD}"
+        }
+        return String(Unicode.Scalar(content) ?? "\u{FFFD}")
+    }
+
+    /// Appends a stored cell's text to `text`; returns how many scalars it added.
+    @inline(__always)
+    private func append(_ content: UInt32, to output: inout String.UnicodeScalarView) -> Int {
+        if content == 0 {
+            output.append(" ")
+            return 1
+        }
+        if content & StoredCell.clusterFlag != 0 {
+            let cluster = text(of: content).unicodeScalars
+            output.append(contentsOf: cluster)
+            return cluster.count
+        }
+        output.append(Unicode.Scalar(content) ?? "\u{FFFD}")
+        return 1
+    }
+
     /// Untrimmed text of cells `from..<to` of a row (right halves of wide characters skipped).
     func rowText(_ row: Int, from: Int, to: Int) -> String {
-        var text = ""
-        for col in from..<to {
-            let cell = cells[row][col]
-            if cell.width == 0 { continue }
-            text += cell.character
+        if given != nil {
+            var text = ""
+            for col in from..<to where cell(row: row, col: col).width != 0 { text += cell(row: row, col: col).character }
+            return text
         }
-        return text
+        var text = String.UnicodeScalarView()
+        let base = row * cols
+        for col in from..<to {
+            let cell = stored[base + col]
+            if cell.isContinuation { continue }
+            _ = append(cell.content, to: &text)
+        }
+        return String(text)
     }
 
     /// Trimmed row text plus, for each Unicode scalar of it, the column it came from.
     func indexedRowText(_ row: Int) -> (String, [Int]) {
-        var text = ""
+        var text = String.UnicodeScalarView()
         var columns: [Int] = []
-        for col in 0..<cols {
-            let cell = cells[row][col]
-            if cell.width == 0 { continue }
-            text += cell.character
-            columns.append(contentsOf: repeatElement(col, count: cell.character.unicodeScalars.count))
+        columns.reserveCapacity(cols)
+        if given != nil {
+            for col in 0..<cols {
+                let cell = cell(row: row, col: col)
+                if cell.width == 0 { continue }
+                text.append(contentsOf: cell.character.unicodeScalars)
+                columns.append(contentsOf: repeatElement(col, count: cell.character.unicodeScalars.count))
+            }
+        } else {
+            let base = row * cols
+            for col in 0..<cols {
+                let cell = stored[base + col]
+                if cell.isContinuation { continue }
+                let added = append(cell.content, to: &text)
+                columns.append(contentsOf: repeatElement(col, count: added))
+            }
         }
-        let trimmed = Self.trimmingTrailingBlanks(text)
-        columns.removeLast(columns.count - trimmed.unicodeScalars.count)
-        return (trimmed, columns)
+        var trimmedCount = text.count
+        var index = text.endIndex
+        while index > text.startIndex {
+            let before = text.index(before: index)
+            guard text[before] == " " else { break }
+            index = before
+            trimmedCount -= 1
+        }
+        columns.removeLast(columns.count - trimmedCount)
+        return (String(text[..<index]), columns)
     }
 
     static func trimmingTrailingBlanks(_ text: String) -> String {
