@@ -118,6 +118,20 @@ func median(_ values: [Double]) -> Double {
     return sorted[sorted.count / 2]
 }
 
+/// Where one idle test's time goes: launch to ready, ready to first screen, teardown.
+func phases() async throws -> (launch: Double, screen: Double, close: Double) {
+    let clock = ContinuousClock()
+    let t0 = clock.now
+    let app = try await TerminalApp.launch(launch("ok"))
+    let t1 = clock.now
+    _ = try await app.session.waitFor(text: "[ Start ]")
+    let t2 = clock.now
+    app.close(failed: false)
+    let t3 = clock.now
+    func ms(_ d: Duration) -> Double { Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1e3 }
+    return (ms(t1 - t0), ms(t2 - t1), ms(t3 - t2))
+}
+
 _ = try await backToBack()  // warm up: page cache, dynamic linker
 var ours: [Double] = [], oursParallel: [Double] = []
 var pexpectTimes: [Double] = [], pexpectParallel: [Double] = [], expectTimes: [Double] = []
@@ -137,6 +151,9 @@ func row(_ name: String, _ seconds: Double?, _ reference: Double) -> String {
         + String(format: "%9.3f s   %8.1fx", seconds, seconds / reference)
 }
 
+var phaseSamples: [(launch: Double, screen: Double, close: Double)] = []
+for _ in 0 ..< max(runs, 5) { phaseSamples.append(try await phases()) }
+
 let reference = median(ours)
 print("The four seed tests (idle, loading, loaded, error); median of \(runs) runs")
 print("driver".padding(toLength: 44, withPad: " ", startingAt: 0) + "     time   vs harness")
@@ -148,3 +165,6 @@ print(row("Tcl expect, back to back", expectTimes.isEmpty ? nil : median(expectT
 print(row("article: XCUITest", 15, reference))
 print(row("article: EarlGrey", 12, reference))
 print(row("article: in-process view tests", 0.11, reference))
+print("")
+print(String(format: "one idle test, median: launch to bridge ready %.1f ms, to first screen %.1f ms, teardown %.1f ms",
+             median(phaseSamples.map(\.launch)), median(phaseSamples.map(\.screen)), median(phaseSamples.map(\.close))))

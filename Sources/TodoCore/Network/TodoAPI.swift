@@ -17,22 +17,23 @@ public struct TodoAPI: Sendable {
     public let baseURL: URL
     /// How long a request may wait for the server before it fails with ``TodoAPIError/timedOut``.
     public let timeout: TimeInterval
-    private let session: URLSession
+    private let session: URLSession?
 
-    /// Creates a client. By default it uses its own cache-less session.
+    /// Creates a client. By default each fetch uses a cache-less session of its own, made when
+    /// the fetch starts (creating one costs milliseconds the app need not spend at launch).
     public init(baseURL: URL = TodoAPI.defaultBaseURL, timeout: TimeInterval = 10, session: URLSession? = nil) {
         self.baseURL = baseURL
         self.timeout = timeout
-        if let session {
-            self.session = session
-        } else {
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            configuration.urlCache = nil
-            configuration.timeoutIntervalForRequest = timeout
-            configuration.timeoutIntervalForResource = timeout
-            self.session = URLSession(configuration: configuration)
-        }
+        self.session = session
+    }
+
+    private func makeSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        return URLSession(configuration: configuration)
     }
 
     /// The address asked for: the base URL with `todos` appended.
@@ -43,6 +44,8 @@ public struct TodoAPI: Sendable {
         var request = URLRequest(url: todosURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = "GET"
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let session = self.session ?? makeSession()
+        defer { if self.session == nil { session.finishTasksAndInvalidate() } }
         let data: Data
         let response: URLResponse
         do {

@@ -27,10 +27,18 @@ final class FixtureState: @unchecked Sendable {
 ///
 /// - `inert-report` as the first app argument: prints, as JSON, the open descriptors and
 ///   threads before and after `HarnessHost.start`, and the remaining arguments, then exits.
+/// - `BRIDGE_FIXTURE_NO_HOST=1` in the environment: never connects; prints its arguments and
+///   waits for the end of its input.
 /// - otherwise it serves the bridge until a `quit` call, SIGTERM, or a `crash` call (abort).
 @main
 struct BridgeFixtureApp {
     static func main() {
+        // `BRIDGE_FIXTURE_NO_HOST=1`: an app that never connects; it shows its arguments and waits.
+        if ProcessInfo.processInfo.environment["BRIDGE_FIXTURE_NO_HOST"] == "1" {
+            print("not connecting: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
+            while readLine() != nil {}
+            exit(0)
+        }
         let fdsBefore = countEntries("/proc/self/fd")
         let threadsBefore = countEntries("/proc/self/task")
         let launch: HarnessLaunch

@@ -1,0 +1,45 @@
+import Foundation
+import Harness
+import Testing
+
+/// Launching through `TerminalApp` with the bridge, against the fixture app on a real PTY.
+@Suite struct TerminalAppBridgeLaunchTests {
+    static func fixture() throws -> AppLaunch {
+        var launch = AppLaunch(executable: try BuildProducts.executable(named: "bridge-fixture-app").path)
+        launch.defaultTimeout = .seconds(5)
+        launch.size = TerminalSize(cols: 200, rows: 24)
+        return launch
+    }
+
+    @Test func anAppThatNeverConnectsFailsWithItsScreenAndPassesNoTokenInArguments() async throws {
+        var launch = try Self.fixture()
+        launch.environment["BRIDGE_FIXTURE_NO_HOST"] = "1"
+        launch.readyTimeout = .milliseconds(300)
+        await #expect {
+            _ = try await TerminalApp.launch(launch)
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("never connected") && text.contains("not connecting: --harness-storage ")
+                && text.contains("--harness-bridge ") && text.contains("still running")
+                && !text.contains("HARNESS_BRIDGE_TOKEN")
+        }
+    }
+
+    @Test func anAppThatConnectsIsReadyWithItsBridge() async throws {
+        try await TerminalApp.with(try Self.fixture()) { (app: TerminalApp) async throws in
+            let bridge = try app.requireBridge()
+            #expect(bridge.appName == "bridge-fixture-app")
+            #expect(try await bridge.probe("state", as: String.self) == "idle")
+        }
+    }
+
+    @Test func aCrashDuringACallSurfacesWithTheExitStatus() async throws {
+        try await TerminalApp.with(try Self.fixture()) { (app: TerminalApp) async throws in
+            await #expect {
+                try await app.requireBridge().call("crash", timeout: .seconds(30))
+            } throws: { error in
+                String(describing: error).contains("signal 6")
+            }
+        }
+    }
+}
