@@ -91,7 +91,7 @@ let package = Package(
             dependencies: ["Harness", "Stubs", "TodoCore", "todo"],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

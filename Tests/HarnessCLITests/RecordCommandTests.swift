@@ -42,7 +42,7 @@ import Testing
             exit 0
 
             """)
-        let replay = try runHarness(["run", "recorded"], in: fixture.folder)
+        let replay = try await runHarness(["run", "recorded"], in: fixture.folder)
         #expect(replay.lastLine == "1 passed, 0 failed")
     }
 

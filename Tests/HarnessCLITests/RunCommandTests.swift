@@ -46,10 +46,10 @@ import Testing
         return fixture
     }
 
-    @Test func runReportsProgressSummaryJUnitAndArtifacts() throws {
+    @Test func runReportsProgressSummaryJUnitAndArtifacts() async throws {
         let fixture = try makeMixedSuite()
         defer { fixture.remove() }
-        let output = try runHarness(
+        let output = try await runHarness(
             ["run", "suite", "--retries", "1", "--jobs", "2", "--junit", "out/junit.xml", "--artifacts", "out/artifacts"],
             in: fixture.folder)
         #expect(output.status == 1)
@@ -85,21 +85,21 @@ import Testing
         #expect(index.contains("suite/fail.flow") && index.contains("suite/flaky.flow"))
 
         // The recording replays to the failing screen.
-        let replay = try runHarness(["replay", "out/artifacts/suite/fail.cast"], in: fixture.folder)
+        let replay = try await runHarness(["replay", "out/artifacts/suite/fail.cast"], in: fixture.folder)
         #expect(replay.status == 0)
         #expect(replay.standardOutput.hasPrefix("the wrong text\n"))
-        let atStart = try runHarness(["replay", "out/artifacts/suite/fail.cast", "--at", "0"], in: fixture.folder)
+        let atStart = try await runHarness(["replay", "out/artifacts/suite/fail.cast", "--at", "0"], in: fixture.folder)
         #expect(atStart.status == 0)
         #expect(!atStart.standardOutput.contains("the wrong text"))
     }
 
-    @Test func parseErrorsOfEveryFileAreReportedBeforeAnythingRuns() throws {
+    @Test func parseErrorsOfEveryFileAreReportedBeforeAnythingRuns() async throws {
         let fixture = try FlowFixture()
         defer { fixture.remove() }
         try fixture.write("app sh -c \"touch ran\"\nlaunch\n", at: "flows/a-good.flow")
         try fixture.write("app sh\nlaunh\npress entr\n", at: "flows/b-bad.flow")
         try fixture.write("launch\n", at: "flows/c-bad.flow")
-        let output = try runHarness(["run", "flows"], in: fixture.folder)
+        let output = try await runHarness(["run", "flows"], in: fixture.folder)
         #expect(output.status == 2)
         #expect(output.standardOutput.isEmpty)
         #expect(output.standardError.contains("flows/b-bad.flow:2:1: unknown command \"launh\" (did you mean \"launch\"?)"))
@@ -121,17 +121,17 @@ import Testing
         (["record", "--out", "x.flow"], "missing the program"),
         (["frobnicate"], "unknown subcommand"),
     ])
-    func usageErrorsExit64WithUsage(arguments: [String], message: String) throws {
+    func usageErrorsExit64WithUsage(arguments: [String], message: String) async throws {
         let fixture = try FlowFixture()
         defer { fixture.remove() }
         try FileManager.default.createDirectory(atPath: fixture.folder + "/x", withIntermediateDirectories: true)
-        let output = try runHarness(arguments, in: fixture.folder)
+        let output = try await runHarness(arguments, in: fixture.folder)
         #expect(output.status == 64)
         #expect(output.standardError.contains(message))
         #expect(output.standardError.contains("usage:"))
     }
 
-    @Test func shardsCoverEveryFlowOnceAndMergeBack() throws {
+    @Test func shardsCoverEveryFlowOnceAndMergeBack() async throws {
         let fixture = try FlowFixture()
         defer { fixture.remove() }
         let names = (1...9).map { "flow-\($0)" }
@@ -140,13 +140,13 @@ import Testing
         }
         var seen: [String] = []
         for index in 1...3 {
-            let output = try runHarness(["run", "many", "--shard", "\(index)/3", "--junit", "shard\(index).xml"], in: fixture.folder)
+            let output = try await runHarness(["run", "many", "--shard", "\(index)/3", "--junit", "shard\(index).xml"], in: fixture.folder)
             #expect(output.status == 0)
             let report = try JUnitReader.read(path: fixture.folder + "/shard\(index).xml")
             seen += report.suites.flatMap(\.cases).map(\.name)
         }
         #expect(seen.sorted() == names.sorted())
-        let merged = try runHarness(["merge-junit", "all.xml", "shard1.xml", "shard2.xml", "shard3.xml"], in: fixture.folder)
+        let merged = try await runHarness(["merge-junit", "all.xml", "shard1.xml", "shard2.xml", "shard3.xml"], in: fixture.folder)
         #expect(merged.status == 0)
         #expect(merged.standardOutput == "Merged 3 reports into all.xml: 9 tests, 0 failures\n")
         let report = try JUnitReader.read(path: fixture.folder + "/all.xml")
@@ -154,17 +154,17 @@ import Testing
         #expect(Set(report.suites.flatMap(\.cases).map(\.name)) == Set(names))
     }
 
-    @Test func filterKeepsMatchingFlows() throws {
+    @Test func filterKeepsMatchingFlows() async throws {
         let fixture = try makeMixedSuite()
         defer { fixture.remove() }
-        let output = try runHarness(["run", "suite", "--filter", "pass-"], in: fixture.folder)
+        let output = try await runHarness(["run", "suite", "--filter", "pass-"], in: fixture.folder)
         #expect(output.status == 0)
         #expect(output.lastLine == "2 passed, 0 failed")
     }
 
-    @Test func theBundledFlowsPassAsTheReadmeRunsThem() throws {
+    @Test func theBundledFlowsPassAsTheReadmeRunsThem() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let output = try runHarness(["run", "Tests/Flows"], in: root.path, environment: ["CI": "1"])
+        let output = try await runHarness(["run", "Tests/Flows"], in: root.path, environment: ["CI": "1"])
         let thirdParty = [isInstalled("bc"), isInstalled("python3")]
         let skipped = thirdParty.filter { !$0 }.count
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")

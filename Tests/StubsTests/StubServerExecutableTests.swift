@@ -9,21 +9,21 @@ import Testing
 @Suite struct StubServerExecutableTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    @Test func servesTheMappingFileAndStopsCleanlyOnSIGTERM() throws {
+    @Test func servesTheMappingFileAndStopsCleanlyOnSIGTERM() async throws {
         let server = try StubServerProcess(arguments: ["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path])
         let base = server.baseURL.absoluteString
         #expect(base.hasPrefix("http://127.0.0.1:"))
 
-        let todos = try curl([base + "/todos"])
+        let todos = try await curl([base + "/todos"])
         #expect(todos.stdout.contains("Walk the dog"), "stderr: \(todos.stderr)")
-        let created = try curl(["-H", "Content-Type: application/json", "-d", #"{ "title" : "Buy milk" }"#, "-w", "\n%{http_code}", base + "/todos"])
+        let created = try await curl(["-H", "Content-Type: application/json", "-d", #"{ "title" : "Buy milk" }"#, "-w", "\n%{http_code}", base + "/todos"])
         #expect(created.stdout == #"{"done":false,"id":3,"title":"Buy milk"}"# + "\n201")
-        let flaky = try curl(["-w", " %{http_code}", base + "/flaky/x?attempt=1", base + "/flaky/x?attempt=2", base + "/flaky/x?attempt=3"])
+        let flaky = try await curl(["-w", " %{http_code}", base + "/flaky/x?attempt=1", base + "/flaky/x?attempt=2", base + "/flaky/x?attempt=3"])
         #expect(flaky.stdout == "try again 500ok 200ok 200")
-        #expect(try curl([base + "/slow/12"]).stdout == "slow")
-        #expect(try curl(["-w", "%{http_code}", base + "/drop"]).stdout == "000")
-        #expect(try curl([base + "/once"]).stdout == "only once")
-        let unmatched = try curl(["-w", "\n%{http_code}", base + "/once"])
+        #expect(try await curl([base + "/slow/12"]).stdout == "slow")
+        #expect(try await curl(["-w", "%{http_code}", base + "/drop"]).stdout == "000")
+        #expect(try await curl([base + "/once"]).stdout == "only once")
+        let unmatched = try await curl(["-w", "\n%{http_code}", base + "/once"])
         #expect(unmatched.stdout.hasSuffix("404"))
         #expect(unmatched.stdout.contains("matches, but its uses are used up"))
 
@@ -42,10 +42,10 @@ import Testing
         #expect(try client.raw.readToEnd().isEmpty, "the hanging connection is closed")
     }
 
-    @Test func adminAPIListsAddsRemovesAndResets() throws {
+    @Test func adminAPIListsAddsRemovesAndResets() async throws {
         let server = try StubServerProcess(arguments: ["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path])
         let admin = server.baseURL.absoluteString + "/__admin"
-        let listed = try curl([admin + "/mappings"])
+        let listed = try await curl([admin + "/mappings"])
         let mappings = try JSONValue(parsing: listed.stdout)
         guard case .object(let root) = mappings, case .array(let list) = root["mappings"] else {
             Issue.record("unexpected listing \(listed.stdout)")
@@ -53,43 +53,43 @@ import Testing
         }
         #expect(list.count == 7)
 
-        let added = try curl(["-X", "POST", "-w", "\n%{http_code}", "-d",
+        let added = try await curl(["-X", "POST", "-w", "\n%{http_code}", "-d",
                               #"{"id": "added", "request": {"method": "GET", "path": "/new"}, "response": {"status": 202, "body": "new"}}"#,
                               admin + "/mappings"])
         #expect(added.stdout.hasSuffix("201"), "\(added.stdout)")
-        #expect(try curl(["-w", " %{http_code}", server.baseURL.absoluteString + "/new"]).stdout == "new 202")
+        #expect(try await curl(["-w", " %{http_code}", server.baseURL.absoluteString + "/new"]).stdout == "new 202")
 
-        let invalid = try curl(["-X", "POST", "-w", "\n%{http_code}", "-d", #"{"request": {"path": "/x"}, "response": {"status": 9000}}"#, admin + "/mappings"])
+        let invalid = try await curl(["-X", "POST", "-w", "\n%{http_code}", "-d", #"{"request": {"path": "/x"}, "response": {"status": 9000}}"#, admin + "/mappings"])
         #expect(invalid.stdout.hasSuffix("400"))
         #expect(invalid.stdout.contains("$.response.status: expected an integer from 100 to 599, found 9000"))
 
-        let requests = try curl([admin + "/requests"])
+        let requests = try await curl([admin + "/requests"])
         #expect(requests.stdout.contains(#""url" : "/new""#))
         #expect(requests.stdout.contains(#""stubId" : "added""#))
 
-        #expect(try curl(["-X", "DELETE", "-w", " %{http_code}", admin + "/mappings/added"]).stdout.hasSuffix(" 200"))
-        #expect(try curl(["-X", "DELETE", "-w", " %{http_code}", admin + "/mappings/added"]).stdout.hasSuffix(" 404"))
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", server.baseURL.absoluteString + "/new"]).stdout == "404")
+        #expect(try await curl(["-X", "DELETE", "-w", " %{http_code}", admin + "/mappings/added"]).stdout.hasSuffix(" 200"))
+        #expect(try await curl(["-X", "DELETE", "-w", " %{http_code}", admin + "/mappings/added"]).stdout.hasSuffix(" 404"))
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", server.baseURL.absoluteString + "/new"]).stdout == "404")
 
-        #expect(try curl(["-X", "DELETE", "-w", " %{http_code}", admin + "/requests"]).stdout.hasSuffix(" 200"))
-        #expect(try curl([admin + "/requests"]).stdout.contains(#""requests" : ["#))
-        #expect(!(try curl([admin + "/requests"]).stdout.contains("/new")))
+        #expect(try await curl(["-X", "DELETE", "-w", " %{http_code}", admin + "/requests"]).stdout.hasSuffix(" 200"))
+        #expect(try await curl([admin + "/requests"]).stdout.contains(#""requests" : ["#))
+        #expect(!(try await curl([admin + "/requests"]).stdout.contains("/new")))
 
         // Reset restores the file's mappings.
-        _ = try curl(["-X", "DELETE", admin + "/mappings"])
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", server.baseURL.absoluteString + "/todos"]).stdout == "404")
-        _ = try curl(["-X", "POST", admin + "/reset"])
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", server.baseURL.absoluteString + "/todos"]).stdout == "200")
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", admin + "/nothing"]).stdout == "404")
+        _ = try await curl(["-X", "DELETE", admin + "/mappings"])
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", server.baseURL.absoluteString + "/todos"]).stdout == "404")
+        _ = try await curl(["-X", "POST", admin + "/reset"])
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", server.baseURL.absoluteString + "/todos"]).stdout == "200")
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", admin + "/nothing"]).stdout == "404")
         #expect(try server.stop().0 == 0)
     }
 
-    @Test func invalidMappingFileIsRejectedBeforeServing() throws {
-        try withTemporaryDirectorySync { directory in
+    @Test func invalidMappingFileIsRejectedBeforeServing() async throws {
+        try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("bad.json")
             try Data(#"{"mappings": [{"request": {"path": "/ok"}, "response": {}}, {"request": {"method": "GET", "pth": "/x"}, "response": {"status": "abc"}}]}"#.utf8)
                 .write(to: file)
-            let output = try run(StubServerProcess.executable.path, ["--mappings", file.path])
+            let output = try await run(StubServerProcess.executable.path, ["--mappings", file.path])
             #expect(output.status == 1)
             #expect(output.stdout.isEmpty, "no base URL is printed")
             #expect(output.stderr.contains("\(file.path): $.mappings[1].request.pth: unknown key (did you mean \"path\"?)"))
@@ -98,8 +98,8 @@ import Testing
     }
 
     @Test(arguments: [["--port", "x"], ["--bogus"], [], ["--mappings", "/nonexistent/m.json"], ["--mappings", "m.json", "--host", "example.com"]])
-    func badArgumentsFail(arguments: [String]) throws {
-        let output = try run(StubServerProcess.executable.path, arguments)
+    func badArgumentsFail(arguments: [String]) async throws {
+        let output = try await run(StubServerProcess.executable.path, arguments)
         #expect(output.status != 0)
         #expect(!output.stderr.isEmpty)
         #expect(output.stdout.isEmpty)

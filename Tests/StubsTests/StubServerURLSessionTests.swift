@@ -261,7 +261,7 @@ import Testing
         try await StubServer.with(host: .loopbackIPv6) { server in
             server.stub(.get("/v6"), .text("six"))
             #expect(server.baseURL.absoluteString == "http://[::1]:\(server.port)")
-            let output = try curl([server.url("/v6").absoluteString])
+            let output = try await curl([server.url("/v6").absoluteString])
             #expect(output.stdout == "six")
         }
     }

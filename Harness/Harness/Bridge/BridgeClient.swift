@@ -176,10 +176,12 @@ final class BridgeClient: @unchecked Sendable {
     }
 
     private func refuse(code: BridgeErrorCode, reason: String, cause: EndCause) {
+        // The cause is recorded before the app hears of it: a refused app exits at once, and
+        // its exit must not be taken for the reason the bridge ended.
+        finish(cause)
         let connection = lock.withLock { self.connection }
         connection?.send(try! BridgeFrame.encode(.refused(code: code.rawValue, reason: reason)))
         connection?.close(reason: "refused: \(reason)", flush: true)
-        finish(cause)
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -41,39 +42,16 @@ struct ProcessOutput {
     var stderr: String
 }
 
-/// Runs an executable to completion, collecting its output (reads block until EOF, no polling).
-func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> ProcessOutput {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(stdin) }
-    try input.fileHandleForWriting.close()
-    let errorData = Locked(Data())
-    let errorDone = DispatchSemaphore(value: 0)
-    let reader = Thread {
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        errorData.withLock { $0 = data }
-        errorDone.signal()
-    }
-    reader.start()
-    let outputData = out.fileHandleForReading.readDataToEndOfFile()
-    errorDone.wait()
-    process.waitUntilExit()
-    return ProcessOutput(
-        status: process.terminationStatus,
-        stdout: String(decoding: outputData, as: UTF8.self),
-        stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self)
-    )
+/// Runs an executable to completion, collecting its output; the waiting happens off Swift's
+/// cooperative pool, so other tests running meanwhile are never starved of threads.
+func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) async throws -> ProcessOutput {
+    let result = try await PipedProgram.run(executable, arguments: arguments, input: stdin ?? Data())
+    return ProcessOutput(status: result.shellStatus, stdout: result.standardOutput, stderr: result.standardError)
 }
 
 /// Runs /usr/bin/curl with `arguments` (`-sS` added).
-func curl(_ arguments: [String], stdin: Data? = nil) throws -> ProcessOutput {
-    try run("/usr/bin/curl", ["-sS", "--max-time", "20"] + arguments, stdin: stdin)
+func curl(_ arguments: [String], stdin: Data? = nil) async throws -> ProcessOutput {
+    try await run("/usr/bin/curl", ["-sS", "--max-time", "20"] + arguments, stdin: stdin)
 }
 
 /// A fresh temporary directory, removed by `body`'s end.
