@@ -47,6 +47,9 @@ import Testing
         ("env EMPTY=", .env(name: "EMPTY", value: "")),
         ("env LIST=a,b,c", .env(name: "LIST", value: "a,b,c")),
         ("size 120x40", .size(FlowTerminalSize(columns: 120, rows: 40))),
+        ("clock 2023-11-14T22:13:20Z", .clock(Date(timeIntervalSince1970: 1_700_000_000))),
+        ("clock 2023-11-14T23:13:20+01:00", .clock(Date(timeIntervalSince1970: 1_700_000_000))),
+        ("clock 2023-11-14T22:13:20.500Z", .clock(Date(timeIntervalSince1970: 1_700_000_000.5))),
         ("stub GET /todos 200 json todos.json", .stub(FlowStub(method: "GET", path: "/todos", response: .respond(status: 200, body: .json(FlowFileReference(written: "todos.json", directory: "/flows")), delay: nil)))),
         (#"stub GET /todos 500 text "boom" delay 2s"#, .stub(FlowStub(method: "GET", path: "/todos", response: .respond(status: 500, body: .text("boom"), delay: .seconds(2))))),
         ("stub POST /todos 204", .stub(FlowStub(method: "POST", path: "/todos", response: .respond(status: 204, body: .empty, delay: nil)))),
@@ -63,6 +66,13 @@ import Testing
         let script = try parseFlow(setup: [line])
         #expect(script.steps[1].command == expected)
         #expect(script.steps[1].position.line == 2)
+    }
+
+    @Test func theClockIsTheScriptsFrozenClockAndRoundTripsAsText() throws {
+        let script = try parseFlow(setup: ["clock 2023-11-14T22:13:20Z"])
+        #expect(script.frozenClock == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(script.steps[1].command.flowText == "clock 2023-11-14T22:13:20Z")
+        #expect(FlowExecutor.launchProtocol(for: script) == .arguments)
     }
 
     @Test func appKeepsPathArgumentsAndFlowDirectory() throws {

@@ -68,6 +68,9 @@ import Testing
         ("seed a.json to a.json", #"2:13: unexpected "to" (expected "as")"#),
         ("seed a.json as /abs", #"2:16: invalid name "/abs""#),
         ("size 80", #"2:6: invalid size "80""#),
+        ("clock yesterday", #"2:7: invalid clock "yesterday""#),
+        ("clock 2023-11-14 22:13", #"2:7: invalid clock "2023-11-14""#),
+        ("clock", "2:6: clock: missing an ISO 8601 date and time"),
     ]
 
     @Test(arguments: setupErrors)
@@ -87,6 +90,8 @@ import Testing
         ("app ./a\nlaunch\nlaunch", ["3:1: launch (once per flow) already given on line 2"]),
         ("app ./a\nenv A=1\nenv A=2\nlaunch", ["3:1: env A already given on line 2"]),
         ("app ./a\nsize 80x24\nsize 100x30\nlaunch", ["3:1: size (the launch size) already given on line 2"]),
+        ("app ./a\nclock 2023-11-14T22:13:20Z\nclock 2024-01-01T00:00:00Z\nlaunch", ["3:1: clock (the frozen clock) already given on line 2"]),
+        ("app ./a\nlaunch\nclock 2023-11-14T22:13:20Z", ["3:1: clock must come before launch"]),
         ("app ./a\nstub GET /x 200\nstub GET /x 500\nlaunch", ["3:1: stub GET /x already given on line 2"]),
         ("app ./a\nlaunch\nsnapshot a\nsnapshot a", ["4:1: snapshot a already given on line 3"]),
         ("app ./a\nlaunch\nexit 0\npress enter", ["4:1: press needs the running app, but exit on line 3 ended it"]),

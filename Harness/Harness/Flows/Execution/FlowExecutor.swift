@@ -70,7 +70,7 @@ public struct FlowExecutor: Sendable {
         if script.usesBridge { return .bridge }
         let needsArguments = script.steps.contains { step in
             switch step.command {
-            case .stub, .seed, .requestCount, .fileExists, .fileMissing, .fileEquals: true
+            case .stub, .seed, .clock, .requestCount, .fileExists, .fileMissing, .fileEquals: true
             default: false
             }
         }

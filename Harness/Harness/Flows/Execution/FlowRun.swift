@@ -93,7 +93,7 @@ final class FlowRun {
     /// Runs one step.
     func perform(_ step: FlowStep) async throws {
         switch step.command {
-        case .app, .env, .size, .stub, .seed:
+        case .app, .env, .size, .clock, .stub, .seed:
             break  // read by `launch`
         case .timeout(let duration):
             timeout = duration

@@ -2,7 +2,7 @@
 /// interaction after it and not after the app was ended, no duplicate names.
 enum FlowOrderChecker {
     /// Commands that configure the launch.
-    static let setupKeywords: Set<String> = ["app", "env", "size", "stub", "seed"]
+    static let setupKeywords: Set<String> = ["app", "env", "size", "clock", "stub", "seed"]
     /// Commands that need the program running (allowed after `launch`, before `exit`/`kill`).
     static let needsRunningApp: Set<String> = ["type", "press", "paste", "resize", "wait-stable", "spy", "exit", "kill"]
     /// Commands that read what the run produced (allowed after `launch`, even after `exit`/`kill`).
@@ -40,6 +40,8 @@ enum FlowOrderChecker {
                 duplicate("env \(name)", command: "env", subject: name, at: step)
             case .size:
                 duplicate("size", command: "size", subject: "(the launch size)", at: step)
+            case .clock:
+                duplicate("clock", command: "clock", subject: "(the frozen clock)", at: step)
             case .stub(let stub):
                 duplicate("stub \(stub.method) \(stub.path)", command: "stub", subject: "\(stub.method) \(stub.path)", at: step)
             case .seed(_, let name):

@@ -35,6 +35,8 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidDuration(String)
         /// Not a size (`80x24`).
         case invalidSize(String)
+        /// `clock` with something that is not an ISO 8601 date and time.
+        case invalidClock(String)
         /// Not a number in the range `expected` describes.
         case invalidNumber(String, expected: String)
         /// Not an upper-case HTTP method.
@@ -91,6 +93,8 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
             return "invalid duration \"\(text)\" (write e.g. 500ms, 5s, 1.5s, 2m; more than zero, at most 24h)"
         case .invalidSize(let text):
             return "invalid size \"\(text)\" (write COLSxROWS, e.g. 80x24, each 1...\(FlowTerminalSize.maximumDimension))"
+        case .invalidClock(let text):
+            return "invalid clock \"\(text)\" (expected an ISO 8601 date and time such as 2023-11-14T22:13:20Z)"
         case .invalidNumber(let text, let expected):
             return "invalid number \"\(text)\" (expected \(expected))"
         case .invalidMethod(let text):

@@ -13,7 +13,7 @@ import Foundation
 public enum FlowParser {
     /// Every command keyword.
     public static let commandNames = [
-        "app", "env", "size", "timeout", "stub", "seed", "launch", "type", "press", "paste", "resize",
+        "app", "env", "size", "clock", "timeout", "stub", "seed", "launch", "type", "press", "paste", "resize",
         "expect", "expect-not", "wait-stable", "snapshot", "spy", "event", "file", "requests", "exit", "kill",
     ]
 
@@ -156,6 +156,12 @@ private struct LineParser {
             return .size(try size())
         case "resize":
             return .resize(try size())
+        case "clock":
+            let argument = try argument("an ISO 8601 date and time, e.g. 2023-11-14T22:13:20Z")
+            guard let date = FlowClock.parse(argument.text) else {
+                throw scanner.error(.invalidClock(argument.text), column: argument.column)
+            }
+            return .clock(date)
         case "timeout":
             return .timeout(try duration("a duration", allowZero: false))
         case "stub":

@@ -11,6 +11,8 @@ extension FlowCommand {
             return "env \(name)=\(value.isEmpty ? "" : Self.word(value))"
         case .size(let size):
             return "size \(size)"
+        case .clock(let date):
+            return "clock \(FlowClock.format(date))"
         case .timeout(let duration):
             return "timeout \(FlowDurationParser.format(duration))"
         case .stub(let stub):

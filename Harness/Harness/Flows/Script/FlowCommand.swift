@@ -1,3 +1,5 @@
+import Foundation
+
 /// One command of a `.flow` file, with its arguments already checked and converted.
 ///
 /// The executor maps each case onto the session, the stub server or the bridge; see
@@ -9,6 +11,8 @@ public enum FlowCommand: Sendable, Equatable {
     case env(name: String, value: String)
     /// `size COLSxROWS`: the terminal size at launch (default 80x24).
     case size(FlowTerminalSize)
+    /// `clock 2023-11-14T22:13:20Z`: a frozen clock for the app (launch protocol `--harness-clock`).
+    case clock(Date)
     /// `timeout DURATION`: the default time limit of the waits that follow.
     case timeout(Duration)
     /// `stub METHOD PATH ...`: a route of the flow's own stub HTTP server.
@@ -58,6 +62,7 @@ public enum FlowCommand: Sendable, Equatable {
         case .app: "app"
         case .env: "env"
         case .size: "size"
+        case .clock: "clock"
         case .timeout: "timeout"
         case .stub: "stub"
         case .seed: "seed"

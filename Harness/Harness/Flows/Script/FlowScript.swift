@@ -1,3 +1,4 @@
+import Foundation
 /// A parsed and checked `.flow` file: its steps in order, plus the setup they declare.
 ///
 /// Produced by ``FlowParser``; a script that exists has passed every check, so an executor can
@@ -30,6 +31,12 @@ public struct FlowScript: Sendable, Equatable {
             if case .env(let name, let value) = step.command { return (name, value) }
             return nil
         }
+    }
+
+    /// The frozen clock (`clock`), if any.
+    public var frozenClock: Date? {
+        for step in steps { if case .clock(let date) = step.command { return date } }
+        return nil
     }
 
     /// The size at launch (`size`), or 80x24.
