@@ -9,7 +9,7 @@ extension Key {
         self = key
     }
 
-    private static let namedKeys: [String: Key] = [
+    static let namedKeys: [String: Key] = [
         "enter": .enter, "return": .enter, "cr": .enter, "ret": .enter,
         "tab": .tab,
         "backtab": .backTab, "shift-tab": .backTab, "s-tab": .backTab,
@@ -38,6 +38,7 @@ extension Key {
         for prefix in ["ctrl-", "control-", "c-", "ctrl+", "control+"] where lowered.hasPrefix(prefix) {
             let rest = String(name.dropFirst(prefix.count))
             if rest.count == 1, let character = rest.first { return controlKey(character) }
+            if rest.lowercased() == "space" { return controlKey(" ") }
             // ctrl-alt-x is Alt with Ctrl-X.
             if let inner = parse(rest), case .alt(let base) = inner, case .character(let character) = base {
                 return controlKey(character).map { .alt($0) }
@@ -58,3 +59,36 @@ extension Key {
         return (try? key.encoded()) == nil ? nil : key
     }
 }
+
+extension Key {
+    /// The key's canonical name, as ``init(parsing:)`` reads it back: `enter`, `pgdn`, `f5`,
+    /// `ctrl-c`, `alt-x`, `space`, or the character itself.
+    public var name: String {
+        switch self {
+        case .enter: "enter"
+        case .tab: "tab"
+        case .backTab: "backtab"
+        case .backspace: "backspace"
+        case .escape: "esc"
+        case .up: "up"
+        case .down: "down"
+        case .left: "left"
+        case .right: "right"
+        case .home: "home"
+        case .end: "end"
+        case .pageUp: "pgup"
+        case .pageDown: "pgdn"
+        case .insert: "insert"
+        case .delete: "delete"
+        case .f(let number): "f\(number)"
+        case .ctrl(let character): character == " " ? "ctrl-space" : "ctrl-\(character)"
+        case .alt(let key): "alt-\(key.name)"
+        case .character(" "): "space"
+        case .character(let character): String(character)
+        }
+    }
+
+    /// Spelled-out key names, for "did you mean" suggestions.
+    public static let commonNames: [String] = Array(namedKeys.keys) + (1...12).map { "f\($0)" } + ["ctrl-c", "ctrl-d", "alt-x"]
+}
+

@@ -102,9 +102,7 @@ final class FlowRun {
         case .type(let text):
             try input { try $0.type(text) }
         case .press(let keys):
-            let session = try session
-            let applicationCursorKeys = session.modes.applicationCursorKeys
-            try input { try $0.send(keys.flatMap { $0.bytes(applicationCursorKeys: applicationCursorKeys) }) }
+            try input { try $0.press(keys) }
         case .paste(let text):
             try input { try $0.paste(text) }
         case .resize(let size):

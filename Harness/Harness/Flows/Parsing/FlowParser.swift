@@ -178,10 +178,10 @@ private struct LineParser {
         case "paste":
             return .paste(try argument("the text to paste").text)
         case "press":
-            var keys: [FlowKey] = []
+            var keys: [Key] = []
             while let argument = try scanner.nextArgument() {
-                guard let key = FlowKey(name: argument.text) else {
-                    let suggestion = FlowSuggestion.closest(to: argument.text, in: FlowKey.allNames)
+                guard let key = try? Key(parsing: argument.text) else {
+                    let suggestion = FlowSuggestion.closest(to: argument.text, in: Key.commonNames)
                     throw scanner.error(.unknownKey(argument.text, suggestion: suggestion), column: argument.column)
                 }
                 keys.append(key)

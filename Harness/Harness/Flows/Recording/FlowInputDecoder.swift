@@ -3,13 +3,13 @@ public enum FlowRecordedInput: Sendable, Equatable {
     /// Printable text (also escape sequences nobody names, kept as they are).
     case text(String)
     /// A key with a name (`enter`, `up`, `ctrl-c`, `alt-x`, `f5`).
-    case key(FlowKey)
+    case key(Key)
     /// A bracketed paste (`ESC [ 200 ~` ... `ESC [ 201 ~`).
     case paste(String)
 }
 
 /// Turns the bytes of one burst of keyboard input into text and key names, the inverse of
-/// ``FlowKey/bytes(applicationCursorKeys:)``: `ESC [ A` and `ESC O A` are `up`, `ESC [ 5 ~` is
+/// ``Key/encoded(applicationCursorKeys:)``: `ESC [ A` and `ESC O A` are `up`, `ESC [ 5 ~` is
 /// `pgup`, a byte below 0x20 is `ctrl-X` (or `enter`, `tab`), ESC before a key is `alt-`.
 ///
 /// A burst is decoded on its own: a terminal sends each key's sequence in one write, so an
@@ -64,18 +64,18 @@ public enum FlowInputDecoder {
     }
 
     /// The key of a control byte (below 0x20, or DEL).
-    static func controlKey(_ byte: UInt8) -> FlowKey {
+    static func controlKey(_ byte: UInt8) -> Key {
         switch byte {
         case 0x0D: return .enter
         case 0x09: return .tab
         case 0x7F: return .backspace
         case 0x1B: return .escape
-        case 0x00: return .control("@")
-        case 0x01...0x1A: return .control(Character(UnicodeScalar(byte + 0x60)))
-        case 0x1C: return .control("\\")
-        case 0x1D: return .control("]")
-        case 0x1E: return .control("^")
-        default: return .control("_")
+        case 0x00: return .ctrl("@")
+        case 0x01...0x1A: return .ctrl(Character(UnicodeScalar(byte + 0x60)))
+        case 0x1C: return .ctrl("\\")
+        case 0x1D: return .ctrl("]")
+        case 0x1E: return .ctrl("^")
+        default: return .ctrl("_")
         }
     }
 
@@ -117,7 +117,7 @@ public enum FlowInputDecoder {
         while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
         let character = String(decoding: bytes[next..<end], as: UTF8.self)
         if character.count == 1, let first = character.first {
-            return (.key(.alt(first == " " ? .space : .character(first))), end - start)
+            return (.key(.alt(first == " " ? .character(" ") : .character(first))), end - start)
         }
         return (.text(String(decoding: bytes[start..<end], as: UTF8.self)), end - start)
     }
@@ -139,7 +139,7 @@ public enum FlowInputDecoder {
     }
 
     /// The key an xterm sequence (`ESC [ params final` or `ESC O final`) stands for.
-    static func namedSequence(csi: Bool, parameters: String, final: Character) -> FlowKey? {
+    static func namedSequence(csi: Bool, parameters: String, final: Character) -> Key? {
         if parameters.isEmpty {
             switch final {
             case "A": return .up
@@ -148,11 +148,11 @@ public enum FlowInputDecoder {
             case "D": return .left
             case "H": return .home
             case "F": return .end
-            case "Z" where csi: return .backtab
-            case "P" where !csi: return .function(1)
-            case "Q" where !csi: return .function(2)
-            case "R" where !csi: return .function(3)
-            case "S" where !csi: return .function(4)
+            case "Z" where csi: return .backTab
+            case "P" where !csi: return .f(1)
+            case "Q" where !csi: return .f(2)
+            case "R" where !csi: return .f(3)
+            case "S" where !csi: return .f(4)
             default: return nil
             }
         }
@@ -164,9 +164,9 @@ public enum FlowInputDecoder {
         case 4, 8: return .end
         case 5: return .pageUp
         case 6: return .pageDown
-        case 15: return .function(5)
-        case 17, 18, 19, 20, 21: return .function(number - 11)
-        case 23, 24: return .function(number - 12)
+        case 15: return .f(5)
+        case 17, 18, 19, 20, 21: return .f(number - 11)
+        case 23, 24: return .f(number - 12)
         default: return nil
         }
     }

@@ -24,7 +24,7 @@ public enum FlowCommand: Sendable, Equatable {
     /// `type "text"`: the text's UTF-8 bytes written to the terminal.
     case type(String)
     /// `press KEY [KEY...]`: keys, in order.
-    case press([FlowKey])
+    case press([Key])
     /// `paste "text"`: the text as a paste (bracketed when the program enabled bracketed paste).
     case paste(String)
     /// `resize COLSxROWS`: the terminal resized (the program gets SIGWINCH).
