@@ -60,4 +60,27 @@ import Testing
         let sandboxes = try FileManager.default.contentsOfDirectory(atPath: base).filter { $0.hasPrefix("harness-sandbox") }
         #expect(!sandboxes.contains { FileManager.default.fileExists(atPath: "\(base)/\($0)/\(marker)") })
     }
+
+    struct Deliberate: Error {}
+
+    @Test func aThrowingBodyLeavesTheRecordingAndTheScreenBehind() async throws {
+        let folder = HarnessArtifacts.directory(forTestFile: #filePath)
+            .appendingPathComponent("TerminalAppTests/aThrowingBodyLeavesTheRecordingAndTheScreenBehind", isDirectory: true)
+        try? FileManager.default.removeItem(at: folder)
+        var launch = Self.launch("/bin/sh", ["-c", "printf 'state: \\033[31mbroken\\033[0m\\n'; exec cat"], protocol: .none)
+        launch.size = TerminalSize(cols: 40, rows: 5)
+        await #expect(throws: Deliberate.self) {
+            try await TerminalApp.with(launch) { (app: TerminalApp) async throws in
+                _ = try await app.session.waitFor(text: "state: broken")
+                throw Deliberate()
+            }
+        }
+        let screen = try String(contentsOf: folder.appendingPathComponent("screen.txt"), encoding: .utf8)
+        #expect(screen.contains("│state: broken"))
+        #expect(screen.contains("fg=red"))
+        let cast = try String(contentsOf: folder.appendingPathComponent("recording.cast"), encoding: .utf8)
+        #expect(cast.hasPrefix(#"{"version": 2, "width": 40, "height": 5"#))
+        #expect(cast.contains("broken"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("screen.svg").path))
+    }
 }

@@ -105,10 +105,16 @@ public final class TerminalApp: Sendable {
         }
     }
 
-    /// Launches the app, runs `body`, and always closes it; when `body` throws, the sandbox is
-    /// kept if `HARNESS_KEEP_SANDBOX=1`.
+    /// Launches the app, runs `body`, and always closes it.
+    ///
+    /// When `body` throws, the failure's artifacts are written first (see
+    /// ``writeFailureArtifacts(to:)``) under `HARNESS_ARTIFACTS` (default
+    /// `.build/harness-artifacts/<TestFile>/<test>/`), and the sandbox is kept if
+    /// `HARNESS_KEEP_SANDBOX=1`.
     public static func with<R>(
         _ launch: AppLaunch,
+        filePath: StaticString = #filePath,
+        function: String = #function,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalApp) async throws -> R
     ) async throws -> R {
@@ -118,9 +124,44 @@ public final class TerminalApp: Sendable {
             app.close(failed: false)
             return result
         } catch {
+            let file = URL(fileURLWithPath: "\(filePath)").deletingPathExtension().lastPathComponent
+            let test = function.prefix { $0 != "(" }
+            let folder = HarnessArtifacts.directory(forTestFile: "\(filePath)")
+                .appendingPathComponent(file, isDirectory: true)
+                .appendingPathComponent(String(test), isDirectory: true)
+            if let written = try? app.writeFailureArtifacts(to: folder) {
+                FileHandle.standardError.write(Data("harness: the failed test's recording and screen are in \(written.path)\n".utf8))
+            }
             app.close(failed: true)
             throw error
         }
+    }
+
+    /// Writes what a failure needs to be understood into `folder`: the session recording as
+    /// asciicast v2 (`recording.cast`, plays in `asciinema play`), the last screen as framed
+    /// text with its style layer (`screen.txt`) and as a picture (`screen.svg`), and the bridge
+    /// events (`events.json`). Returns the folder.
+    @discardableResult
+    public func writeFailureArtifacts(to folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let screen = session.screen
+        try session.recording.writeAsciicast(toFile: folder.appendingPathComponent("recording.cast").path)
+        var text = screen.framed()
+        let style = ScreenStyleLayer.lines(of: screen)
+        if !style.isEmpty { text += "\nstyle:\n" + style.joined(separator: "\n") }
+        if let status = session.exitStatus { text += "\nthe app \(status)" }
+        try Data((text + "\n").utf8).write(to: folder.appendingPathComponent("screen.txt"))
+        try Data(ScreenSVG.render(screen).utf8).write(to: folder.appendingPathComponent("screen.svg"))
+        if let bridge {
+            let events = bridge.receivedEvents.map { #"{"seq": \#($0.seq), "name": \#(Self.jsonString($0.name)), "value": \#($0.value.text)}"# }
+            try Data(("[\n" + events.joined(separator: ",\n") + "\n]\n").utf8).write(to: folder.appendingPathComponent("events.json"))
+        }
+        return folder
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The bridge, or an error saying the app was launched without one.
