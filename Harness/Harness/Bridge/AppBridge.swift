@@ -13,7 +13,7 @@ public struct AppBridge: Sendable {
     let client: BridgeClient
 
     /// The default time a call waits for its reply.
-    public static let defaultTimeout: Duration = .seconds(5)
+    public static let defaultTimeout: Duration = .seconds(10)
 
     /// The app name from the app's hello.
     public var appName: String { client.appName }

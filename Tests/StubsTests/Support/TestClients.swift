@@ -72,3 +72,14 @@ struct TodoFixture: Codable, Equatable, Sendable {
         (1...count).map { TodoFixture(id: $0, title: "Todo number \($0)", done: $0 % 3 == 0) }
     }
 }
+
+/// Runs blocking work (sockets, loops of them) on a thread of its own and awaits its result,
+/// so a long test never holds one of the cooperative pool's few threads.
+enum BlockingWork {
+    static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.start()
+        }
+    }
+}
