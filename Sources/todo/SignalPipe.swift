@@ -69,6 +69,6 @@ enum SignalPipe {
         sigaddset(&signals, signalNumber)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         raise(signalNumber)
-        exit(128 + signalNumber)
+        _exit(128 + signalNumber)
     }
 }

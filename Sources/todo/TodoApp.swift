@@ -185,7 +185,10 @@ final class TodoApp: @unchecked Sendable {
     private func finish(status: Int32, message: String? = nil) -> Never {
         device.restore()
         if let message { FileHandle.standardError.write(Data((message + "\n").utf8)) }
-        exit(status)
+        // _exit, not exit: a request may be in flight on FoundationNetworking's threads, and
+        // running the process's exit handlers under them can crash. Everything we print is
+        // written unbuffered, so nothing is lost.
+        _exit(status)
     }
 
     /// Restores the terminal and dies of `signalNumber`, so the parent sees the real cause.

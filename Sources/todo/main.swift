@@ -43,7 +43,8 @@ case .version:
     print("todo \(TodoCommandLine.version)")
 case .list(let json):
     Task {
-        exit(await ListCommand.run(api: api, json: json))
+        // _exit: see TodoApp.finish; ListCommand writes its output unbuffered.
+        _exit(await ListCommand.run(api: api, json: json))
     }
     dispatchMain()
 case .interactive:

@@ -185,6 +185,22 @@ struct TodoAcceptanceTests {
         }
     }
 
+    /// Exiting with a request in flight on FoundationNetworking's threads once crashed the app
+    /// now and then (exit handlers racing those threads): repeated to give the race its chances.
+    @Test(arguments: 1 ... 8)
+    func quittingWhileARequestIsInFlightExitsCleanly(attempt: Int) async throws {
+        let server = try StubServer()
+        defer { server.stop() }
+        server.stub(.get("/todos"), .hang)
+        try await TerminalApp.with(TodoFixture.launch(network: server)) { app in
+            try await app.run(
+                AppStep(.press(.enter), expect: .text("Loading…")),
+                AppStep(.press(.character("q")), expect: .exit(.exited(0)))
+            )
+            #expect(app.session.screen.activeBuffer == .main)
+        }
+    }
+
     @Test func controlCRestoresTheTerminal() async throws {
         try await TerminalApp.with(TodoFixture.launch()) { app in
             try await app.run(

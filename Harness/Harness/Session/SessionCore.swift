@@ -381,7 +381,8 @@ final class SessionCore: @unchecked Sendable {
         // Whatever is left of the group (background jobs of a shell that exited) goes too,
         // and terminate returns once those processes are gone (pidfds, event driven).
         _ = try? Posix.kill(group, SIGKILL)
-        let remaining = Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid }
+        // Scanning /proc costs about a millisecond: only when the group still has members.
+        let remaining = Posix.exists(group) ? Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid } : []
         if !remaining.isEmpty {
             _ = try? Posix.kill(group, SIGKILL)
             Posix.waitUntilExited(remaining, timeoutMilliseconds: 2000)
