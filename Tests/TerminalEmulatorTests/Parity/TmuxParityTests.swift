@@ -26,12 +26,16 @@ import TerminalEmulator
 
     @Test(
         .enabled(if: tmuxPath != nil, "tmux is not installed: the parity test needs it as the reference emulator"),
+        .serialized,
         arguments: ["vim", "less", "vim-cjk", "less-cjk", "top", "top-interactive", "ls-color", "printf-colors", "dialog-box"]
     )
-    func sameTextAsTmux(fixture: String) throws {
+    func sameTextAsTmux(fixture: String) async throws {
         let file = Self.fixtures.appendingPathComponent("\(fixture).bytes")
         let bytes = try Data(contentsOf: file)
-        let theirs = try Self.renderWithTmux(file: file.path)
+        // tmux, python and waitpid block for a while: on a thread of their own, so the few
+        // threads of Swift's cooperative pool stay free for the other tests running meanwhile.
+        let path = file.path
+        let theirs = try await Self.onOwnThread { try Self.renderWithTmux(file: path) }
         let terminal = Terminal(cols: Self.cols, rows: Self.rows)
         bytes.withUnsafeBytes { terminal.feed($0) }
         let ours = terminal.snapshot().lines
@@ -47,6 +51,14 @@ import TerminalEmulator
                 our screen:
                 \(terminal.snapshot().framed())
                 """)
+        }
+    }
+
+    /// Runs blocking work on a new thread and awaits its result.
+    static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.start()
         }
     }
 
