@@ -20,9 +20,9 @@ import Testing
         defer { UnixSocket.close(fd) }
         let hello = try Self.hello(listener, version: 99)
         let answer = try await offPool {
-            try UnixSocket.sendAll(fd, hello, timeoutMilliseconds: 5000)
+            try UnixSocket.sendAll(fd, hello, timeoutMilliseconds: 30_000)
             var decoder = FrameDecoder()
-            return try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 5000)
+            return try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 30_000)
         }
         guard case .refused(let code, _) = answer else { Issue.record("got \(answer)"); return }
         #expect(code == "versionMismatch")
@@ -39,7 +39,7 @@ import Testing
         defer { listener.close() }
         let fd = try Self.connect(listener)
         defer { UnixSocket.close(fd) }
-        try UnixSocket.sendAll(fd, try BridgeFrame.encode(.ready), timeoutMilliseconds: 5000)
+        try UnixSocket.sendAll(fd, try BridgeFrame.encode(.ready), timeoutMilliseconds: 30_000)
         await #expect {
             _ = try await listener.waitForReady(timeout: .seconds(5))
         } throws: { error in
@@ -61,14 +61,14 @@ import Testing
         defer { listener.close() }
         let fd = try Self.connect(listener)
         defer { UnixSocket.close(fd) }
-        try UnixSocket.sendAll(fd, try Self.hello(listener) + (try BridgeFrame.encode(.ready)), timeoutMilliseconds: 5000)
+        try UnixSocket.sendAll(fd, try Self.hello(listener) + (try BridgeFrame.encode(.ready)), timeoutMilliseconds: 30_000)
         let app = try await listener.waitForReady(timeout: .seconds(5))
         let pendingCall = Task { try await app.call("anything", timeout: .seconds(60)) }
         try await offPool {
             var decoder = FrameDecoder()
-            _ = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 5000)  // welcome
-            _ = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 5000)  // the call
-            try UnixSocket.sendAll(fd, frame, timeoutMilliseconds: 5000)
+            _ = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 30_000)  // welcome
+            _ = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 30_000)  // the call
+            try UnixSocket.sendAll(fd, frame, timeoutMilliseconds: 30_000)
         }
         await #expect {
             try await pendingCall.value
@@ -80,7 +80,7 @@ import Testing
         let ending = try await offPool { () -> String in
             var decoder = FrameDecoder()
             do {
-                let message = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 5000)
+                let message = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 30_000)
                 return "received \(message)"
             } catch { return "\(error)" }
         }

@@ -201,14 +201,29 @@ import TerminalEmulator
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("garbage").path
-        _ = FileManager.default.createFile(atPath: file, contents: Data([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0]), attributes: [.posixPermissions: 0o755])
-        do {
-            _ = try TerminalSession.launch(.init(executable: file))
-            Issue.record("executed a file that is not a program")
-        } catch TerminalSessionError.launchFailed(let path, let error) {
-            #expect(path == file)
-            #expect(error.operation == "execve (in the child)")
-            #expect(error.errno == ENOEXEC)
+        // Written through a close-on-exec descriptor, so programs other tests spawn meanwhile
+        // never inherit it: an executable still open for writing somewhere fails with ETXTBSY.
+        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        #expect(fd >= 0)
+        let bytes: [UInt8] = [0x7f, 0x45, 0x4c, 0x46, 0, 0, 0]
+        #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+        close(fd)
+        // A child forked by another test in the instant our descriptor was open holds a copy
+        // until it closes its descriptors: that transient ETXTBSY is retried, nothing else.
+        for attempt in 1 ... 50 {
+            do {
+                _ = try TerminalSession.launch(.init(executable: file))
+                Issue.record("executed a file that is not a program")
+                return
+            } catch TerminalSessionError.launchFailed(let path, let error) where error.errno == ETXTBSY && attempt < 50 {
+                #expect(path == file)
+                continue
+            } catch TerminalSessionError.launchFailed(let path, let error) {
+                #expect(path == file)
+                #expect(error.operation == "execve (in the child)")
+                #expect(error.errno == ENOEXEC)
+                return
+            }
         }
     }
 }
