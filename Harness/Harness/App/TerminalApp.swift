@@ -111,6 +111,7 @@ public final class TerminalApp: Sendable {
     /// ``writeFailureArtifacts(to:)``) under `HARNESS_ARTIFACTS` (default
     /// `.build/harness-artifacts/<TestFile>/<test>/`), and the sandbox is kept if
     /// `HARNESS_KEEP_SANDBOX=1`.
+    @discardableResult
     public static func with<R>(
         _ launch: AppLaunch,
         filePath: StaticString = #filePath,
