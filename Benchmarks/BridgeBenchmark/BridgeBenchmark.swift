@@ -22,18 +22,21 @@ struct Small: Codable, Sendable {
 @main
 struct BridgeBenchmark {
     static func main() async throws {
-        let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2000
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let iterations = arguments.first.flatMap(Int.init) ?? 2000
+        // `--only TEXT` runs just the cases whose name contains TEXT (for profiling one case).
+        let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
         let todos = (1...200).map {
             Todo(userId: ($0 - 1) / 20 + 1, id: $0, title: "delectus aut autem number \($0)", completed: $0 % 3 == 0)
         }
         let small = Small(name: "state", count: 1)
 
         let listener = try BridgeListener()
-        let (arguments, environment) = (listener.arguments, listener.environment)
+        let (launchArguments, environment) = (listener.arguments, listener.environment)
         let launch = try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
-                    try HarnessHost.start(arguments: ["bench"] + arguments, environment: environment, appName: "bench")
+                    try HarnessHost.start(arguments: ["bench"] + launchArguments, environment: environment, appName: "bench")
                 })
             }.start()
         }
@@ -67,22 +70,26 @@ struct BridgeBenchmark {
         print("")
         print(pad("case", 46) + pad("median µs", 11) + pad("p99 µs", 10) + pad("raw med", 9) + pad("raw p99", 9) + "ratio med/p99")
 
-        try await report("small typed call (Codable both sides)", iterations: iterations, raw: raw, rawRequest: smallFrames.request) {
+        func report(_ name: String, rawRequest: [UInt8], _ body: @Sendable () async throws -> Void) async throws {
+            guard only.map({ name.contains($0) }) ?? true else { return }
+            try await Self.report(name, iterations: iterations, raw: raw, rawRequest: rawRequest, body)
+        }
+        try await report("small typed call (Codable both sides)", rawRequest: smallFrames.request) {
             _ = try await app.call("small", small, as: Small.self)
         }
-        try await report("small raw call (__echo, no Codable)", iterations: iterations, raw: raw, rawRequest: smallFrames.request) {
+        try await report("small raw call (__echo, no Codable)", rawRequest: smallFrames.request) {
             _ = try await app.callRaw("__echo", params: rawSmall)
         }
-        try await report("200 todos typed reply (decode [Todo])", iterations: iterations, raw: raw, rawRequest: todosRequest) {
+        try await report("200 todos typed reply (decode [Todo])", rawRequest: todosRequest) {
             _ = try await app.call("todos", small, as: [Todo].self)
         }
-        try await report("200 todos raw echo both ways (__echo)", iterations: iterations, raw: raw, rawRequest: echoFrames.request) {
+        try await report("200 todos raw echo both ways (__echo)", rawRequest: echoFrames.request) {
             _ = try await app.callRaw("__echo", params: rawTodos)
         }
-        try await report("200 todos typed echo both ways", iterations: iterations, raw: raw, rawRequest: echoFrames.request) {
+        try await report("200 todos typed echo both ways", rawRequest: echoFrames.request) {
             _ = try await app.call("echo", todos, as: [Todo].self)
         }
-        codecCost(todosFrames.response, iterations: iterations)
+        if only == nil { codecCost(todosFrames.response, iterations: iterations) }
         raw.close()
         host.close()
         listener.close()

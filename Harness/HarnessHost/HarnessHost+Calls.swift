@@ -73,7 +73,8 @@ extension HarnessHost {
                 data.append(value.data)
             }
             data.append(UInt8(ascii: "]"))
-            return .success(try! RawJSON(validating: data))
+            // Each value was encoded by `Spy.record`, so the array is well-formed.
+            return .success(RawJSON(trusted: data))
         case BuiltIn.echo:
             return .success(params)
         default:

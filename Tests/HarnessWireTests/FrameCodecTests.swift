@@ -83,9 +83,13 @@ import Testing
 
     @Test(arguments: [
         ("not json at all", "malformed"),
-        (#"{"type":"call","id":1,"name":"x","params":[1,2}"#, "malformed"),
         (#"{"type":"ready"} trailing"#, "malformed"),
-        (#"{"type":"event","seq":1,"name":"s","value":"\u12"}"#, "malformed"),
+        (#"{"type":"event","seq":1,"name":"\u12","value":1}"#, "malformed"),
+        (#"{"type":"event","seq":1,"name":"s","value": }"#, "malformed"),
+        (#"{"type":"event","seq":1,"name":"s","value":[1]"#, "malformed"),
+        (#"{"type":"event","seq":1,"name":"s","value":[1]} x"#, "malformed"),
+        // The raw value must be the last member: here it swallows the id.
+        (#"{"type":"reply","result":[1],"id":1}"#, "missingField"),
         ("\"just a string\"", "notAnObject"),
         ("[1,2,3]", "notAnObject"),
         (#"{"type":"teleport"}"#, "unknownType"),
@@ -113,6 +117,29 @@ import Testing
             default: actual = "\(error)"
             }
             #expect(actual == kind, "\(error.description)")
+        }
+    }
+
+    /// A raw value is taken as written, whitespace trimmed, without parsing it; decoding it checks it.
+    @Test(arguments: [
+        (#"{"type":"event","seq":1,"name":"s","value": [1, 2] \#n}"#, "[1, 2]", true),
+        (#"{"type":"event","seq":1,"name":"s","value":"}"}"#, #""}""#, false),
+        (#"{"type":"event","seq":1,"name":"s","value":[1,2}"#, "[1,2", false),
+        (#"{"type":"event","seq":1,"name":"s","value":[1]},{"x":2}"#, #"[1]},{"x":2"#, false),
+    ])
+    func rawValuesAreTakenUnparsed(payload: String, text: String, decodes: Bool) throws {
+        var decoder = FrameDecoder()
+        decoder.append(Self.frame(payload))
+        let message = try decoder.nextMessage()
+        guard case .event(_, _, let value) = message else {
+            Issue.record("decoded \(String(describing: message))")
+            return
+        }
+        #expect(value.text == text)
+        if decodes {
+            #expect(try value.decode(as: [Int].self) == [1, 2])
+        } else {
+            #expect(throws: (any Error).self) { try value.decode(as: [Int].self) }
         }
     }
 

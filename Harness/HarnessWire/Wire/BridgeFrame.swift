@@ -31,7 +31,7 @@ public enum BridgeFrame {
         let base = payload.startIndex
         fields = try payload.withUnsafeBufferPointer { (buffer) throws(WireError) in
             var scanner = JSONScanner(buffer)
-            return try scanner.scanTopLevelObject()
+            return try scanner.scanTopLevelObject(tailMembers: BridgeProtocol.rawValueMembers)
         }
         var reader = EnvelopeReader(payload: payload, base: base, fields: fields, type: "")
         return try BridgeMessage.read(from: &reader)
@@ -48,6 +48,7 @@ extension BridgeMessage {
         }
     }
 
+    /// Writes the envelope; a raw JSON member (params, result, value) always comes last.
     func writeJSON(into writer: inout JSONWriter) {
         writer.raw("{\"type\":")
         writer.string(typeName)

@@ -1,13 +1,16 @@
 /// Constants of the bridge protocol (see docs/PROTOCOL.md).
 public enum BridgeProtocol {
     /// The protocol version both sides must speak; a mismatch is refused.
-    public static let version = 1
+    public static let version = 2
     /// The default largest frame payload, in bytes (16 MiB).
     public static let defaultMaxFrameSize = 16 * 1024 * 1024
     /// The size of a frame's length prefix, in bytes (big-endian UInt32).
     public static let headerSize = 4
     /// The deepest JSON nesting the envelope scanner accepts.
     public static let maxJSONDepth = 512
+    /// The members holding a raw JSON value. Each must be its envelope's last member:
+    /// a receiver takes the value without parsing it, and checks it when it decodes it.
+    public static let rawValueMembers: Set<String> = ["params", "result", "value"]
 }
 
 /// The error codes a reply or a refusal may carry, as they appear on the wire.

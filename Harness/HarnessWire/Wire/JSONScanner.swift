@@ -21,7 +21,11 @@ struct JSONScanner {
     }
 
     /// Parses a top-level object into (key, value range) pairs; later duplicates win when looked up.
-    mutating func scanTopLevelObject() throws(WireError) -> [String: Range<Int>] {
+    ///
+    /// A member whose key is in `tailMembers` must be the object's last: its value is
+    /// everything between the colon and the closing brace, whitespace trimmed, and is
+    /// not parsed (so its cost does not grow with its size). Whoever decodes it checks it.
+    mutating func scanTopLevelObject(tailMembers: Set<String> = []) throws(WireError) -> [String: Range<Int>] {
         skipWhitespace()
         guard position < bytes.count else { throw fail("empty payload") }
         guard bytes[position] == UInt8(ascii: "{") else {
@@ -41,6 +45,10 @@ struct JSONScanner {
                 try expect(UInt8(ascii: ":"))
                 skipWhitespace()
                 let start = position
+                if tailMembers.contains(key) {
+                    fields[key] = try tailValue()
+                    return fields
+                }
                 try skipValue(depth: 1)
                 fields[key] = start..<position
                 skipWhitespace()
@@ -53,6 +61,22 @@ struct JSONScanner {
         skipWhitespace()
         guard position == bytes.count else { throw fail("unexpected data after the object") }
         return fields
+    }
+
+    /// The range of a last member's value: from here to the object's closing brace,
+    /// whitespace trimmed on both ends; consumes the whole buffer.
+    private mutating func tailValue() throws(WireError) -> Range<Int> {
+        var end = bytes.count
+        while end > position, isWhitespace(bytes[end - 1]) { end -= 1 }
+        guard end > position, bytes[end - 1] == UInt8(ascii: "}") else {
+            throw fail("the object does not end with '}' after its last member", at: end)
+        }
+        end -= 1
+        while end > position, isWhitespace(bytes[end - 1]) { end -= 1 }
+        guard end > position else { throw fail("expected a value") }
+        let range = position..<end
+        position = bytes.count
+        return range
     }
 
     // MARK: - Values
@@ -229,8 +253,10 @@ struct JSONScanner {
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
+    private func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+
     private mutating func skipWhitespace() {
-        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+        while let byte = peek(), isWhitespace(byte) { position += 1 }
     }
 
     private mutating func expect(_ byte: UInt8) throws(WireError) {

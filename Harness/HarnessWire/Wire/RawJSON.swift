@@ -2,7 +2,9 @@ import Foundation
 
 /// One JSON value kept as its UTF-8 text, so each side decodes its own `Codable` types.
 ///
-/// Values that come off the wire have been checked to be well-formed JSON.
+/// Values that come off the wire are kept as the sender wrote them, unparsed (see
+/// ``BridgeProtocol/rawValueMembers``); ``decode(as:)`` checks them. Values made here
+/// are well-formed: encoded, or checked by ``init(validating:)``.
 public struct RawJSON: Sendable, Hashable, CustomStringConvertible {
     /// The UTF-8 JSON text.
     public let data: Data
@@ -10,8 +12,9 @@ public struct RawJSON: Sendable, Hashable, CustomStringConvertible {
     /// The JSON `null`.
     public static let null = RawJSON(trusted: Data("null".utf8))
 
-    /// Wraps text already known to be one well-formed JSON value.
-    init(trusted data: Data) { self.data = data }
+    /// Wraps text taken as one JSON value without checking it (from the wire, or built
+    /// from values already known to be well-formed).
+    package init(trusted data: Data) { self.data = data }
 
     /// Wraps `data` after checking it is exactly one well-formed JSON value.
     public init(validating data: Data) throws(WireError) {
