@@ -89,33 +89,42 @@ struct BridgeBenchmark {
         try await report("200 todos typed echo both ways", rawRequest: echoFrames.request) {
             _ = try await app.call("echo", todos, as: [Todo].self)
         }
+        // The same calls from a task that prefers the bridge's thread: no hop back to the pool.
+        try await app.withBridgeExecutor {
+            try await report("small raw call, on the bridge executor", rawRequest: smallFrames.request) {
+                _ = try await app.callRaw("__echo", params: rawSmall)
+            }
+            try await report("200 todos raw echo, on the bridge executor", rawRequest: echoFrames.request) {
+                _ = try await app.callRaw("__echo", params: rawTodos)
+            }
+        }
         if only == nil { codecCost(todosFrames.response, iterations: iterations) }
         raw.close()
         host.close()
         listener.close()
     }
 
+    /// Measures `body` and the raw echo of `rawRequest` in alternating blocks, so both see the
+    /// same machine state; the raw echo always runs on its own client thread.
     static func report(
         _ name: String, iterations: Int, raw: RawEcho, rawRequest: [UInt8], _ body: @Sendable () async throws -> Void
     ) async throws {
         let clock = ContinuousClock()
-        var buffer = [UInt8](repeating: 0, count: 32 * 1024 * 1024)
-        for _ in 0..<min(200, iterations) {
-            try await body()
-            raw.roundTrip(rawRequest, into: &buffer)
-        }
+        let rounds = 10
+        let block = max(1, iterations / rounds)
+        for _ in 0..<min(200, iterations) { try await body() }
+        _ = await raw.measure(rawRequest, count: min(200, iterations))
         var bridge: [Double] = []
         var baseline: [Double] = []
-        bridge.reserveCapacity(iterations)
-        baseline.reserveCapacity(iterations)
-        // Interleave the two so both see the same machine load.
-        for _ in 0..<iterations {
-            let start = clock.now
-            try await body()
-            bridge.append(microseconds(clock.now - start))
-            let rawStart = clock.now
-            raw.roundTrip(rawRequest, into: &buffer)
-            baseline.append(microseconds(clock.now - rawStart))
+        bridge.reserveCapacity(block * rounds)
+        baseline.reserveCapacity(block * rounds)
+        for _ in 0..<rounds {
+            for _ in 0..<block {
+                let start = clock.now
+                try await body()
+                bridge.append(microseconds(clock.now - start))
+            }
+            baseline += await raw.measure(rawRequest, count: block)
         }
         let (median, p99) = stats(bridge)
         let (rawMedian, rawP99) = stats(baseline)

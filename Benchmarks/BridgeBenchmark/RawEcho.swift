@@ -7,8 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The baseline: the same frames over a Unix socket between two threads with
-/// blocking reads and writes, no JSON and no bridge machinery.
+/// The baseline: the same frames over a Unix socket between two threads of their own
+/// (a client and a server) with blocking reads and writes, no JSON, no bridge machinery.
 final class RawEcho: @unchecked Sendable {
     private let client: Int32
     private let server: Int32
@@ -37,6 +37,26 @@ final class RawEcho: @unchecked Sendable {
             }
         }
         thread.start()
+    }
+
+    /// Times `count` round trips of `request` (µs each) on a client thread of their own.
+    func measure(_ request: [UInt8], count: Int) async -> [Double] {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { [self] in
+                var buffer = [UInt8](repeating: 0, count: 32 * 1024 * 1024)
+                var samples: [Double] = []
+                samples.reserveCapacity(count)
+                let clock = ContinuousClock()
+                for _ in 0..<count {
+                    let start = clock.now
+                    roundTrip(request, into: &buffer)
+                    let elapsed = (clock.now - start).components
+                    samples.append(Double(elapsed.seconds) * 1e6 + Double(elapsed.attoseconds) / 1e12)
+                }
+                continuation.resume(returning: samples)
+            }
+            thread.start()
+        }
     }
 
     /// Sends `request` and reads one whole frame back.

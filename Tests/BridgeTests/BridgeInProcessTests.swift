@@ -40,6 +40,48 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: listener.directory))
     }
 
+    @Test func callsOnTheBridgeExecutorResumeOnTheBridgeThread() async throws {
+        let connected = try await Self.connect { host in
+            host.handle("double", as: Int.self) { $0 * 2 }
+        }
+        defer { connected.listener.close(); connected.host.close() }
+        let app = connected.app
+        let (values, onBridgeThread) = try await app.withBridgeExecutor {
+            var values: [Int] = []
+            var threads: Set<Bool> = [app.client.isOnBridgeThread]
+            for index in 0..<50 {
+                values.append(try await app.call("double", index, as: Int.self))
+                threads.insert(app.client.isOnBridgeThread)
+            }
+            return (values, threads)
+        }
+        #expect(values == (0..<50).map { $0 * 2 })
+        #expect(onBridgeThread == [true])
+        #expect(!app.client.isOnBridgeThread)
+    }
+
+    @Test func aTaskOnTheBridgeExecutorCarriesOnWhenTheBridgeEnds() async throws {
+        let connected = try await Self.connect { host in
+            host.handle("vanish", as: Int.self) { _ in
+                host.close()
+                return 0
+            }
+        }
+        defer { connected.listener.close(); connected.host.close() }
+        let app = connected.app
+        let outcome = await app.withBridgeExecutor { () async -> String in
+            do {
+                _ = try await app.call("vanish", 1, as: Int.self)
+                return "replied"
+            } catch {
+                // The bridge's thread is gone; this runs elsewhere, and later calls fail at once.
+                do { _ = try await app.call("vanish", 2, as: Int.self) } catch { return "\(error)" }
+                return "second call replied"
+            }
+        }
+        #expect(outcome.contains("closed") || outcome.contains("lost") || outcome.contains("said goodbye"), "\(outcome)")
+    }
+
     @Test func thousandConcurrentCalls() async throws {
         let connected = try await Self.connect { host in
             host.handle("double", as: Int.self) { $0 * 2 }

@@ -61,6 +61,26 @@ public struct AppBridge: Sendable {
         try await call("__names", as: ExposedNames.self, timeout: timeout)
     }
 
+    /// Runs `body` on the bridge's own I/O thread, so that each reply resumes the waiting
+    /// call on the thread that read it, with no hop to another thread.
+    ///
+    /// For loops of many calls where latency counts (it roughly halves a small call's round
+    /// trip on a 2-core machine). While `body` runs the bridge reads nothing, so keep it
+    /// short and never block in it; awaiting is fine.
+    ///
+    /// ```swift
+    /// try await app.withBridgeExecutor {
+    ///     for _ in 0..<1000 { _ = try await app.probe("state", as: AppState.self) }
+    /// }
+    /// ```
+    @available(macOS 15.0, *)
+    public func withBridgeExecutor<T, Failure: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
+        try await withTaskExecutorPreference(client.executor, isolation: isolation, operation: body)
+    }
+
     // MARK: - Spies
 
     /// A handle on the app's spy `name`, whose values decode as `T`.

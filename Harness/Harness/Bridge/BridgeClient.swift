@@ -66,6 +66,13 @@ final class BridgeClient: @unchecked Sendable {
         self.diagnostics = diagnostics
     }
 
+    /// The connection, as the executor of tasks that prefer the bridge's thread.
+    @available(macOS 15.0, *)
+    var executor: (any TaskExecutor)? { lock.withLock { connection } }
+
+    /// Whether the caller runs on the bridge's I/O thread.
+    var isOnBridgeThread: Bool { lock.withLock { connection }?.isIOThread ?? false }
+
     var appName: String { lock.withLock { helloApp } }
     var appPID: Int { lock.withLock { helloPID } }
     var receivedEvents: [BridgeEvent] { lock.withLock { eventLog } }

@@ -7,6 +7,9 @@ import Foundation
 ///   dropped and counted) and flushed by the I/O thread.
 /// - Received messages are handed to `onMessage` on the I/O thread, in order.
 /// - `onClose` runs exactly once, after the descriptors are closed.
+/// - It is also a `TaskExecutor`: a task that prefers it runs on the I/O thread
+///   between reads, so a message that resumes it costs no thread hop. Jobs
+///   enqueued after the connection closed run on Dispatch's global queue.
 ///
 /// Package-internal: used by `HarnessHost` and the harness's `BridgeListener`.
 package final class FrameConnection: @unchecked Sendable {
@@ -54,6 +57,8 @@ package final class FrameConnection: @unchecked Sendable {
     private let onMessage: @Sendable (BridgeMessage) -> Void
     private let onClose: @Sendable (CloseReason) -> Void
     private var started = false
+    private var jobs: [UnownedJob] = []
+    private var ioThread: pthread_t?
 
     /// Wraps a connected socket; takes ownership of `fd`. Call ``start()`` to begin reading.
     package init(
@@ -156,18 +161,22 @@ package final class FrameConnection: @unchecked Sendable {
     // MARK: - I/O thread
 
     private func run() {
+        lock.withLock { ioThread = pthread_self() }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         loop: while true {
+            runJobs()
             lock.lock()
             let current = state
             let wantsWrite = !pending.isEmpty
+            let hasJobs = !jobs.isEmpty
             lock.unlock()
             if current == .closing || (current == .closingAfterFlush && !wantsWrite) { break }
 
             let ready: [Int16]
             do {
                 let events = WirePosix.pollIn | (wantsWrite ? WirePosix.pollOut : 0)
-                ready = try WirePosix.waitForEvents([(fd, events), (wakeRead, WirePosix.pollIn)], timeoutMilliseconds: -1)
+                ready = try WirePosix.waitForEvents(
+                    [(fd, events), (wakeRead, WirePosix.pollIn)], timeoutMilliseconds: hasJobs ? 0 : -1)
             } catch {
                 closeFromIOThread(.socketError(error))
                 break
@@ -245,10 +254,63 @@ package final class FrameConnection: @unchecked Sendable {
         pending.removeAll()
         pendingBytes = 0
         let reason = closeReason ?? .local("closed")
+        let leftover = jobs
+        jobs.removeAll()
         lock.unlock()
+        for job in leftover { runElsewhere(job) }
         WirePosix.closeDescriptor(fd)
         WirePosix.closeDescriptor(wakeRead)
         WirePosix.closeDescriptor(wakeWrite)
         onClose(reason)
+    }
+
+    // MARK: - Executor
+
+    /// Runs the jobs enqueued so far, on the I/O thread.
+    private func runJobs() {
+        while true {
+            let batch = lock.withLock { () -> [UnownedJob] in
+                defer { jobs.removeAll(keepingCapacity: true) }
+                return jobs
+            }
+            if batch.isEmpty { return }
+            for job in batch { run(job) }
+        }
+    }
+
+    private func run(_ job: UnownedJob) {
+        // Before macOS 15 no task can prefer this executor, so no job gets here.
+        guard #available(macOS 15.0, *) else { return }
+        job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+
+    private func runElsewhere(_ job: UnownedJob) {
+        DispatchQueue.global().async { [self] in run(job) }
+    }
+
+    /// Whether the caller runs on this connection's I/O thread.
+    package var isIOThread: Bool {
+        lock.withLock { ioThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    /// Takes a job of a task that prefers this connection.
+    package func enqueue(_ job: UnownedJob) {
+        lock.lock()
+        guard state != .closed else {
+            lock.unlock()
+            runElsewhere(job)
+            return
+        }
+        jobs.append(job)
+        let onIOThread = ioThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        lock.unlock()
+        if !onIOThread { WirePosix.wake(wakeWrite) }
+    }
+}
+
+@available(macOS 15.0, *)
+extension FrameConnection: TaskExecutor {
+    package func enqueue(_ job: consuming ExecutorJob) {
+        enqueue(UnownedJob(job))
     }
 }
