@@ -67,6 +67,13 @@ struct BridgeBenchmark {
         print("Bridge round trip vs raw Unix-socket exchange of the same frames (\(iterations) iterations each)")
         print("payload: small = \(smallFrames.request.count)/\(smallFrames.response.count) bytes; "
               + "200 todos = \(todosFrames.response.count) bytes per reply")
+        // The raw echo alone, before any bridge traffic: its best case on this machine.
+        for (label, request) in [("small", smallFrames.request), ("200 todos both ways", echoFrames.request)] {
+            _ = await raw.measure(request, count: 200)
+            let (median, p99) = stats(await raw.measure(request, count: iterations))
+            print("raw echo alone, \(label): median \(format(median)) µs, p99 \(format(p99)) µs")
+        }
+        print("In the table the raw echo runs in blocks alternating with the bridge's, on its own threads.")
         print("")
         print(pad("case", 46) + pad("median µs", 11) + pad("p99 µs", 10) + pad("raw med", 9) + pad("raw p99", 9) + "ratio med/p99")
 

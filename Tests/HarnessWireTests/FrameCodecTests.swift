@@ -176,4 +176,21 @@ private func * (text: String, count: Int) -> String { String(repeating: text, co
         ]
         #expect(try BridgeFrame.encode(.ready) == documented)
     }
+
+    /// Every example message of docs/PROTOCOL.md section 4 decodes, and encodes back to the same text.
+    @Test func exampleMessagesDecodeAndReencodeVerbatim() throws {
+        let document = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/PROTOCOL.md")
+        let examples = try String(contentsOf: document, encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("{\"type\":") }.map(String.init)
+        #expect(examples.count >= 13)
+        for example in examples {
+            var decoder = FrameDecoder()
+            decoder.append(FrameCodecTests.frame(example))
+            let message = try #require(try decoder.nextMessage(), "\(example)")
+            let encoded = try BridgeFrame.encode(message)
+            #expect(String(decoding: encoded.dropFirst(4), as: UTF8.self) == example)
+        }
+    }
 }
