@@ -294,7 +294,7 @@ package final class FrameConnection: @unchecked Sendable {
     }
 
     /// Takes a job of a task that prefers this connection.
-    package func enqueue(_ job: UnownedJob) {
+    private func enqueueJob(_ job: UnownedJob) {
         lock.lock()
         guard state != .closed else {
             lock.unlock()
@@ -302,15 +302,15 @@ package final class FrameConnection: @unchecked Sendable {
             return
         }
         jobs.append(job)
-        let onIOThread = ioThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        // Woken under the lock: `finish` closes the pipe only after marking the connection closed.
+        if !(ioThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false) { WirePosix.wake(wakeWrite) }
         lock.unlock()
-        if !onIOThread { WirePosix.wake(wakeWrite) }
     }
 }
 
 @available(macOS 15.0, *)
 extension FrameConnection: TaskExecutor {
     package func enqueue(_ job: consuming ExecutorJob) {
-        enqueue(UnownedJob(job))
+        enqueueJob(UnownedJob(job))
     }
 }
