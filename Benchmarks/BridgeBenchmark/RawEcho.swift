@@ -50,8 +50,7 @@ final class RawEcho: @unchecked Sendable {
                 for _ in 0..<count {
                     let start = clock.now
                     roundTrip(request, into: &buffer)
-                    let elapsed = (clock.now - start).components
-                    samples.append(Double(elapsed.seconds) * 1e6 + Double(elapsed.attoseconds) / 1e12)
+                    samples.append(BridgeBenchmark.microseconds(clock.now - start))
                 }
                 continuation.resume(returning: samples)
             }

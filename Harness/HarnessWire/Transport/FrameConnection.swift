@@ -289,9 +289,9 @@ package final class FrameConnection: @unchecked Sendable {
     }
 
     /// Whether the caller runs on this connection's I/O thread.
-    package var isIOThread: Bool {
-        lock.withLock { ioThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-    }
+    package var isIOThread: Bool { lock.withLock { isIOThreadLocked } }
+
+    private var isIOThreadLocked: Bool { ioThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
 
     /// Takes a job of a task that prefers this connection.
     private func enqueueJob(_ job: UnownedJob) {
@@ -303,7 +303,7 @@ package final class FrameConnection: @unchecked Sendable {
         }
         jobs.append(job)
         // Woken under the lock: `finish` closes the pipe only after marking the connection closed.
-        if !(ioThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false) { WirePosix.wake(wakeWrite) }
+        if !isIOThreadLocked { WirePosix.wake(wakeWrite) }
         lock.unlock()
     }
 }
