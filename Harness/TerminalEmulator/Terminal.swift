@@ -9,6 +9,10 @@
 /// terminal.feed("\u{1B}[1;31mError\u{1B}[m\r\n")
 /// terminal.snapshot().line(0)   // "Error"
 /// ```
+///
+/// Lines that scroll off the top of the main screen are kept in a scrollback (see
+/// ``ScreenSnapshot/scrollbackLines`` and ``ScreenSnapshot/transcriptLines``), and everything
+/// printed is also kept as a text stream (``printedText``).
 public final class Terminal {
     /// Width in cells.
     public private(set) var cols: Int
@@ -22,10 +26,16 @@ public final class Terminal {
     private var dispatcher: TerminalDispatcher
 
     /// A blank terminal of the given size (at least 1x1).
-    public init(cols: Int = 80, rows: Int = 24) {
+    ///
+    /// - Parameters:
+    ///   - scrollbackLimit: how many lines that scrolled off the top of the main screen are
+    ///     kept (default 10,000; 0 keeps none). Older lines are dropped.
+    ///   - printedTextCapacity: how many bytes of ``printedText`` are kept (default 1 MiB).
+    public init(cols: Int = 80, rows: Int = 24, scrollbackLimit: Int = 10_000, printedTextCapacity: Int = 1 << 20) {
         self.cols = max(1, cols)
         self.rows = max(1, rows)
-        dispatcher = TerminalDispatcher(cols: self.cols, rows: self.rows)
+        dispatcher = TerminalDispatcher(
+            cols: self.cols, rows: self.rows, scrollbackLimit: scrollbackLimit, printedTextCapacity: printedTextCapacity)
     }
 
     // MARK: - Input
@@ -77,6 +87,14 @@ public final class Terminal {
         let screen = dispatcher.screen
         return CursorState(row: screen.cursorRow, col: screen.cursorCol, visible: screen.modes.cursorVisible)
     }
+
+    /// Everything printed so far as a text stream (see ``PrintedText``): what a pipe would
+    /// have carried, escape sequences removed, across scrolling and both screens.
+    public var printedText: PrintedText { dispatcher.printed }
+
+    /// How many lines ever scrolled off the top of the main screen (kept, dropped or erased):
+    /// a line's number in this count never changes (see ``ScreenSnapshot/scrolledOffCount``).
+    public var scrolledOffCount: Int { dispatcher.screen.scrollback.totalPushed }
 
     /// Which screen is shown now.
     public var activeBuffer: ScreenBuffer { dispatcher.screen.activeBuffer }

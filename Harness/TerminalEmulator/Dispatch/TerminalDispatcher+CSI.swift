@@ -45,7 +45,7 @@ extension TerminalDispatcher {
             case 0: screen.erase(inDisplay: .toEnd)
             case 1: screen.erase(inDisplay: .toStart)
             case 2: screen.erase(inDisplay: .all)
-            case 3: break // scrollback: there is none
+            case 3: screen.scrollback.removeAll()  // xterm's "erase saved lines"
             default: unhandledSequenceCount += 1
             }
         case UInt8(ascii: "K"):

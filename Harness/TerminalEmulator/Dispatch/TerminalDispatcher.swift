@@ -7,28 +7,37 @@ struct TerminalDispatcher: TerminalPerformer {
     var responses: [UInt8] = []
     /// Sequences recognised by the parser but not implemented here.
     var unhandledSequenceCount = 0
+    /// The printed text as a stream (characters, line feeds and tabs).
+    var printed: PrintedText
 
-    init(cols: Int, rows: Int) {
-        screen = Screen(cols: cols, rows: rows)
+    init(cols: Int, rows: Int, scrollbackLimit: Int = Scrollback.defaultLimit, printedTextCapacity: Int = 1 << 20) {
+        screen = Screen(cols: cols, rows: rows, scrollbackLimit: scrollbackLimit)
+        printed = PrintedText(capacity: printedTextCapacity)
     }
 
     // MARK: - Printing and controls
 
     @inline(__always)
     mutating func print(_ scalar: Unicode.Scalar) {
+        printed.append(scalar)
         screen.print(scalar)
     }
 
     @inline(__always)
     mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+        printed.append(ascii: bytes)
         screen.printASCII(bytes)
     }
 
     mutating func execute(_ control: UInt8) {
         switch control {
         case 0x08: screen.moveCursorBackward(1)             // BS
-        case 0x09: screen.tabForward()                      // HT
-        case 0x0A, 0x0B, 0x0C: screen.lineFeed()            // LF, VT, FF
+        case 0x09:                                          // HT
+            printed.append("\t")
+            screen.tabForward()
+        case 0x0A, 0x0B, 0x0C:                              // LF, VT, FF
+            printed.append("\n")
+            screen.lineFeed()
         case 0x0D: screen.carriageReturn()                  // CR
         case 0x0E: screen.charsets.shiftedOut = true        // SO
         case 0x0F: screen.charsets.shiftedOut = false       // SI

@@ -62,7 +62,7 @@ extension Screen {
     mutating func index() {
         pendingWrap = false
         if cursorRow == scrollBottom {
-            grid.scrollUp(top: scrollTop, bottom: scrollBottom, count: 1, blank: eraseBlank)
+            scrollRegionUp(1)
         } else if cursorRow < rows - 1 {
             cursorRow += 1
         }

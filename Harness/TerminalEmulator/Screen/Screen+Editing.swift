@@ -89,7 +89,7 @@ extension Screen {
 
     /// SU: scrolls the region up `count` lines.
     mutating func scrollUp(_ count: Int) {
-        grid.scrollUp(top: scrollTop, bottom: scrollBottom, count: count, blank: eraseBlank)
+        scrollRegionUp(count)
     }
 
     /// SD: scrolls the region down `count` lines.

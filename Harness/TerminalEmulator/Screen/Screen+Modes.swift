@@ -26,9 +26,13 @@ extension Screen {
 
     // MARK: - Resets
 
-    /// RIS: everything back to power-on state (size kept).
+    /// RIS: everything back to power-on state (size kept), except the scrollback, which
+    /// keeps what scrolled off (as in xterm and tmux), and the cluster table its lines use.
     mutating func fullReset() {
-        self = Screen(cols: cols, rows: rows)
+        var fresh = Screen(cols: cols, rows: rows, scrollbackLimit: 0)
+        fresh.scrollback = scrollback
+        fresh.clusters = clusters
+        self = fresh
     }
 
     /// DECSTR: modes, pen, region, charsets and saved cursor reset; content and cursor kept.

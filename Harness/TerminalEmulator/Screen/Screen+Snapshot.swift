@@ -20,7 +20,7 @@ extension Screen {
         return ScreenSnapshot(
             cols: cols, rows: rows, stored: stored, clusters: clusters.strings,
             cursor: CursorState(row: cursorRow, col: cursorCol, visible: modes.cursorVisible),
-            title: title, activeBuffer: activeBuffer
+            title: title, activeBuffer: activeBuffer, scrollback: scrollback
         )
     }
 }

@@ -30,13 +30,16 @@ struct Screen {
     var savedAlternate: SavedCursor?
     var title = ""
     var clusters = ClusterTable()
+    /// Lines that scrolled off the top of the main buffer.
+    var scrollback: Scrollback
     /// Content and width of the last printed graphic character, for REP.
     var lastPrinted: (content: UInt32, width: Int)?
     /// The BMP width table, held here so the hot path does not go through a global.
     let widthTable: [UInt8] = CharacterWidth.basicPlane
 
-    init(cols: Int, rows: Int) {
+    init(cols: Int, rows: Int, scrollbackLimit: Int = Scrollback.defaultLimit) {
         let cols = max(1, cols), rows = max(1, rows)
+        scrollback = Scrollback(limit: scrollbackLimit)
         self.cols = cols
         self.rows = rows
         grid = ScreenGrid(cols: cols, rows: rows)
@@ -63,6 +66,10 @@ struct Screen {
         let newCols = max(1, newCols), newRows = max(1, newRows)
         guard newCols != cols || newRows != rows else { return }
         let dropped = max(0, cursorRow - (newRows - 1))
+        if activeBuffer == .main {
+            // Rows pushed off the top by a smaller screen go to the scrollback, as in xterm.
+            for row in 0..<dropped { pushToScrollback(row: row) }
+        }
         grid = grid.resized(cols: newCols, rows: newRows, firstRow: dropped)
         hiddenGrid = hiddenGrid.resized(cols: newCols, rows: newRows, firstRow: 0)
         cursorRow -= dropped
@@ -80,6 +87,26 @@ struct Screen {
         scrollBottom = rows - 1
         savedMain = savedMain.map { clamp($0) }
         savedAlternate = savedAlternate.map { clamp($0) }
+    }
+
+    // MARK: - Scrollback
+
+    /// Copies a row of the shown buffer to the scrollback (the caller checked it is the main one).
+    mutating func pushToScrollback(row: Int) {
+        let start = grid.rowStart[row]
+        let cols = self.cols
+        grid.cells.withUnsafeBufferPointer { cells in
+            scrollback.push(UnsafeBufferPointer(rebasing: cells[start..<(start + cols)]))
+        }
+    }
+
+    /// Scrolls the region up `count` lines; rows leaving the top of the main screen go to
+    /// the scrollback when the region starts at the top row (as xterm does).
+    mutating func scrollRegionUp(_ count: Int) {
+        if activeBuffer == .main && scrollTop == 0 {
+            for row in 0..<min(count, scrollBottom + 1) { pushToScrollback(row: row) }
+        }
+        grid.scrollUp(top: scrollTop, bottom: scrollBottom, count: count, blank: eraseBlank)
     }
 
     private func clamp(_ saved: SavedCursor) -> SavedCursor {

@@ -26,6 +26,9 @@ public struct ScreenSnapshot: Sendable, Equatable {
     let clusters: [String]
     /// The cells as given, when the snapshot was made from public cells (returned as is).
     private let given: [[Cell]]?
+    /// The lines that scrolled off the top of the main screen (shared with the terminal's
+    /// own scrollback, see `Scrollback`): see ScreenSnapshot+Scrollback.swift.
+    let scrollback: Scrollback
 
     /// The grid, `rows` arrays of `cols` cells. Built on each access from the compact storage:
     /// keep it in a local when reading many cells, or use ``cell(row:col:)``.
@@ -42,6 +45,7 @@ public struct ScreenSnapshot: Sendable, Equatable {
         self.title = title
         self.activeBuffer = activeBuffer
         self.given = cells
+        self.scrollback = Scrollback(limit: 0)
         var table = ClusterTable()
         var stored = ContiguousArray<StoredCell>()
         stored.reserveCapacity(rows * cols)
@@ -57,7 +61,8 @@ public struct ScreenSnapshot: Sendable, Equatable {
 
     /// A snapshot of stored cells (row-major, `rows * cols` of them) and their cluster table.
     init(cols: Int, rows: Int, stored: ContiguousArray<StoredCell>, clusters: [String],
-         cursor: CursorState, title: String, activeBuffer: ScreenBuffer) {
+         cursor: CursorState, title: String, activeBuffer: ScreenBuffer, scrollback: Scrollback = Scrollback(limit: 0)) {
+        self.scrollback = scrollback
         self.cols = cols
         self.rows = rows
         self.stored = stored
@@ -71,6 +76,7 @@ public struct ScreenSnapshot: Sendable, Equatable {
     public static func == (lhs: ScreenSnapshot, rhs: ScreenSnapshot) -> Bool {
         guard lhs.cols == rhs.cols, lhs.rows == rhs.rows, lhs.cursor == rhs.cursor,
               lhs.title == rhs.title, lhs.activeBuffer == rhs.activeBuffer else { return false }
+        guard lhs.scrollback == rhs.scrollback else { return false }
         if lhs.stored == rhs.stored && lhs.clusters == rhs.clusters { return true }
         return lhs.cells == rhs.cells
     }
