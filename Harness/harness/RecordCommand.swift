@@ -71,7 +71,8 @@ enum RecordCommand: Command {
             source.setEventHandler {
                 guard let newSize = UserTerminal.size(of: output) else { return }
                 let flowSize = FlowTerminalSize(columns: newSize.columns, rows: newSize.rows)
-                state.withRecorder { $0.resize(to: flowSize, screen: session.screen.lines) }
+                let output = state.printedOutput(of: session)
+                state.withRecorder { $0.resize(to: flowSize, screen: session.screen.lines, output: output) }
                 try? session.resize(cols: newSize.columns, rows: newSize.rows)
             }
             source.resume()
@@ -103,7 +104,7 @@ enum RecordCommand: Command {
         restore()
 
         let text = state.withRecorder { recorder -> String in
-            recorder.finish(ending, screen: session.screen.lines)
+            recorder.finish(ending, screen: session.screen.lines, output: state.printedOutput(of: session))
             return recorder.flowText
         }
         session.terminate()
@@ -119,7 +120,8 @@ enum RecordCommand: Command {
 
     /// Records the input and sends it on.
     private static func forward(_ bytes: [UInt8], to session: TerminalSession, state: RecordingState) {
-        state.withRecorder { $0.input(bytes, screen: session.screen.lines) }
+        let output = state.printedOutput(of: session)
+        state.withRecorder { $0.input(bytes, screen: session.screen.lines, output: output) }
         try? session.send(bytes)
     }
 
@@ -151,7 +153,22 @@ private final class RecordingState: @unchecked Sendable {  // all state guarded 
     private var result: FlowRecorder.Ending?
     private var waiter: CheckedContinuation<FlowRecorder.Ending, Never>?
 
+    /// Whether the program has shown the alternate screen: a full-screen program, recorded
+    /// with screen `expect` lines from then on.
+    private var fullScreen = false
+
     init(recorder: FlowRecorder) { self.recorder = recorder }
+
+    /// For a line-oriented program (the alternate screen never shown so far), what it printed
+    /// since the previous call (the session's output cursor moves past it); nil otherwise.
+    func printedOutput(of session: TerminalSession) -> String? {
+        let alternate = session.modes.alternateScreen
+        let lineOriented = lock.withLock { () -> Bool in
+            if alternate { fullScreen = true }
+            return !fullScreen
+        }
+        return lineOriented ? session.consumeOutput() : nil
+    }
 
     /// Runs `body` on the recorder, under the lock.
     func withRecorder<Result>(_ body: (inout FlowRecorder) -> Result) -> Result {

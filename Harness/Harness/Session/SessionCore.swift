@@ -43,6 +43,13 @@ final class SessionCore: @unchecked Sendable {
     private var nextWaiterID: UInt64 = 1
     private var cancelledBeforeRegistration: Set<UInt64> = []
     private var screenWaiterCount = 0
+    private var outputWaiterCount = 0
+    /// The output stream's cursor: an absolute offset in the printed text. Output waits match
+    /// only after it and move it past each match (pexpect's consuming `expect`).
+    private(set) var outputCursor = 0
+    /// How many lines had scrolled off when input was last sent or a screen wait last matched:
+    /// text and regex waits also search the lines that scrolled off since then.
+    private(set) var screenHorizon = 0
     /// Bumped by every change of the screen model (output fed, resize).
     private var screenGeneration: UInt64 = 0
     /// The session's single timer for wait timeouts and the deadline it is armed for.
@@ -121,6 +128,32 @@ final class SessionCore: @unchecked Sendable {
     var modes: TerminalModes { withLock { terminal.modes } }
     var recording: TerminalRecording { withLock { recordingStorage } }
     var recentOutput: [UInt8] { withLock { tail.last(tail.capacity) } }
+    var printedText: PrintedText { withLock { terminal.printedText } }
+    var currentOutputCursor: Int { withLock { outputCursor } }
+    /// For callers holding the lock.
+    var printedTextLocked: PrintedText { terminal.printedText }
+    var outputCursorLocked: Int { outputCursor }
+    var currentScreenHorizon: Int { withLock { screenHorizon } }
+
+    /// Moves the screen horizon forward to `scrolledOff` (never back): a screen wait matched.
+    func advanceScreenHorizon(to scrolledOff: Int) {
+        withLock { screenHorizon = max(screenHorizon, scrolledOff) }
+    }
+
+    /// Moves the output cursor to the end of what was printed so far; returns that text.
+    func consumeOutput() -> String {
+        withLock {
+            let printed = terminal.printedText
+            let text = printed.text(from: outputCursor)
+            outputCursor = printed.endOffset
+            return text
+        }
+    }
+
+    /// The printed text after the output cursor, for failure messages.
+    func outputTailLocked() -> String {
+        terminal.printedText.tail(after: outputCursor)
+    }
     var currentSize: TerminalSize { withLock { size } }
     var currentExitStatus: ExitStatus? { withLock { exitStatus } }
 
@@ -137,6 +170,7 @@ final class SessionCore: @unchecked Sendable {
         defer { condition.unlock() }
         guard !isClosed else { throw .sessionTerminated }
         recordInputLocked(bytes)
+        screenHorizon = terminal.scrolledOffCount
         if outgoing.isEmpty {
             let written: Int
             do {
@@ -279,8 +313,10 @@ final class SessionCore: @unchecked Sendable {
         rearmStableTimersLocked(now: now)
         if !outgoing.isEmpty { flushOutgoingLocked() }
         let pending = screenPredicatesLocked()
+        let matched = matchOutputWaitersLocked()
         condition.unlock()
         onOutput?(Array(bytes))
+        for (continuation, match) in matched { continuation.resume(returning: .output(match)) }
         evaluate(pending)
     }
 
@@ -325,7 +361,18 @@ final class SessionCore: @unchecked Sendable {
                 resolutions.append((removeWaiterLocked(id)!, .success(.screen(finalScreen))))
             case .screen(let predicate):
                 screenChecks.append((id, predicate))
+            case .output:
+                break  // below, in registration order
             }
+        }
+        for (continuation, match) in matchOutputWaitersLocked() {
+            resolutions.append((continuation, .success(.output(match))))
+        }
+        let unmatchedOutput = outputTailLocked()
+        for (id, waiter) in waiters {
+            guard case .output = waiter.condition else { continue }
+            resolutions.append((removeWaiterLocked(id)!, .failure(TerminalSessionError.exitedWhileWaiting(
+                waitingFor: waiter.description, status: status, screen: finalScreen.framed(), output: unmatchedOutput))))
         }
         let handlers = exitHandlers
         exitHandlers = []
@@ -338,7 +385,8 @@ final class SessionCore: @unchecked Sendable {
             } else {
                 resolve(id) { waiter in
                     .failure(TerminalSessionError.exitedWhileWaiting(
-                        waitingFor: waiter.description, status: status, screen: finalScreen.framed()))
+                        waitingFor: waiter.description, status: status, screen: finalScreen.framed(),
+                        output: self.outputTailLocked()))
                 }
             }
         }
@@ -433,12 +481,15 @@ final class SessionCore: @unchecked Sendable {
         case screen(@Sendable (ScreenSnapshot) -> Bool)
         case stable(quietNanoseconds: UInt64, registeredUptime: UInt64)
         case exit
+        /// Text or a regex in the printed output after the cursor; a match moves the cursor.
+        case output(OutputPattern)
     }
 
     /// What a satisfied wait returns.
     enum WaitOutcome: Sendable {
         case screen(ScreenSnapshot)
         case exit(ExitStatus)
+        case output(OutputMatch)
     }
 
     struct Waiter {
@@ -473,6 +524,20 @@ final class SessionCore: @unchecked Sendable {
         }
         if let status = exitStatus {
             let finalScreen = snapshotLocked()
+            if case .output(let pattern) = waitCondition {
+                let match = pattern.firstMatch(in: terminal.printedText, after: outputCursor)
+                if let match { outputCursor = match.range.upperBound }
+                let output = outputTailLocked()
+                condition.unlock()
+                if let match {
+                    continuation.resume(returning: .output(match))
+                } else {
+                    continuation.resume(throwing: TerminalSessionError.exitedWhileWaiting(
+                        waitingFor: description, status: status, screen: finalScreen.framed(), output: output))
+                }
+                return
+            }
+            let output = outputTailLocked()
             condition.unlock()
             switch waitCondition {
             case .exit: continuation.resume(returning: .exit(status))
@@ -482,8 +547,10 @@ final class SessionCore: @unchecked Sendable {
                     continuation.resume(returning: .screen(finalScreen))
                 } else {
                     continuation.resume(throwing: TerminalSessionError.exitedWhileWaiting(
-                        waitingFor: description, status: status, screen: finalScreen.framed()))
+                        waitingFor: description, status: status, screen: finalScreen.framed(), output: output))
                 }
+            case .output:
+                preconditionFailure("handled above")
             }
             return
         }
@@ -506,6 +573,14 @@ final class SessionCore: @unchecked Sendable {
             timer.resume()
         case .exit:
             break
+        case .output(let pattern):
+            if let match = pattern.firstMatch(in: terminal.printedText, after: outputCursor) {
+                outputCursor = match.range.upperBound
+                condition.unlock()
+                continuation.resume(returning: .output(match))
+                return
+            }
+            outputWaiterCount += 1
         }
         waiters[id] = waiter
         armTimeoutTimerLocked(for: waiter.deadline)
@@ -559,7 +634,8 @@ final class SessionCore: @unchecked Sendable {
             if waiter.deadline <= now {
                 let error = TerminalSessionError.timeout(
                     waitingFor: waiter.description, after: waiter.timeout,
-                    screen: snapshotLocked().framed(), lastBytes: PrintableBytes.escape(tail.last(200)))
+                    screen: snapshotLocked().framed(), lastBytes: PrintableBytes.escape(tail.last(200)),
+                    output: outputTailLocked())
                 failures.append((removeWaiterLocked(id)!, error))
             } else {
                 nextDeadline = min(nextDeadline ?? .max, waiter.deadline)
@@ -608,6 +684,22 @@ final class SessionCore: @unchecked Sendable {
         return (snapshotLocked(), predicates)
     }
 
+    /// Matches the pending output waits, oldest first, each after the cursor the previous one
+    /// left, and removes the satisfied ones: their continuations are resumed by the caller,
+    /// after unlocking.
+    private func matchOutputWaitersLocked() -> [(CheckedContinuation<WaitOutcome, Error>, OutputMatch)] {
+        guard outputWaiterCount > 0 else { return [] }
+        var matched: [(CheckedContinuation<WaitOutcome, Error>, OutputMatch)] = []
+        let printed = terminal.printedText
+        for id in waiters.keys.sorted() {
+            guard case .output(let pattern) = waiters[id]!.condition,
+                  let match = pattern.firstMatch(in: printed, after: outputCursor) else { continue }
+            outputCursor = match.range.upperBound
+            matched.append((removeWaiterLocked(id)!, match))
+        }
+        return matched
+    }
+
     /// Runs predicates outside the lock (they are the caller's code) and resolves the satisfied.
     private func evaluate(_ pending: (ScreenSnapshot, [(UInt64, @Sendable (ScreenSnapshot) -> Bool)])?) {
         guard let (screen, predicates) = pending else { return }
@@ -622,6 +714,7 @@ final class SessionCore: @unchecked Sendable {
         guard let waiter = waiters.removeValue(forKey: id) else { return nil }
         waiter.stableTimer?.cancel()
         if case .screen = waiter.condition { screenWaiterCount -= 1 }
+        if case .output = waiter.condition { outputWaiterCount -= 1 }
         return waiter.continuation
     }
 

@@ -15,10 +15,12 @@ public enum TerminalSessionError: Error, Sendable, CustomStringConvertible {
     /// A `waitFor(regex:)` pattern does not compile.
     case invalidRegex(pattern: String, reason: String)
     /// A wait ran out of time. `screen` is framed so trailing blanks show; `lastBytes` is the
-    /// escaped printable form of the last bytes the program wrote.
-    case timeout(waitingFor: String, after: Duration, screen: String, lastBytes: String)
-    /// The program ended while a wait was pending and the final screen does not satisfy it.
-    case exitedWhileWaiting(waitingFor: String, status: ExitStatus, screen: String)
+    /// escaped printable form of the last bytes the program wrote; `output` is the end of the
+    /// printed text after the output cursor (what an output wait could have matched).
+    case timeout(waitingFor: String, after: Duration, screen: String, lastBytes: String, output: String)
+    /// The program ended while a wait was pending and neither its final screen nor its output
+    /// satisfies it. `output` is the end of the printed text after the output cursor.
+    case exitedWhileWaiting(waitingFor: String, status: ExitStatus, screen: String, output: String)
 
     /// A readable, multi-line explanation including the screen where there is one.
     public var description: String {
@@ -37,18 +39,22 @@ public enum TerminalSessionError: Error, Sendable, CustomStringConvertible {
             return "The terminal session was already terminated"
         case .invalidRegex(let pattern, let reason):
             return "Invalid regular expression \(pattern.debugDescription): \(reason)"
-        case .timeout(let waitingFor, let after, let screen, let lastBytes):
+        case .timeout(let waitingFor, let after, let screen, let lastBytes, let output):
             return """
                 Timed out after \(Self.format(after)) waiting for \(waitingFor).
                 Screen:
                 \(screen)
+                Output since the last output match:
+                \(output)
                 Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)
                 """
-        case .exitedWhileWaiting(let waitingFor, let status, let screen):
+        case .exitedWhileWaiting(let waitingFor, let status, let screen, let output):
             return """
                 The program \(status) while waiting for \(waitingFor).
                 Last screen:
                 \(screen)
+                Output since the last output match:
+                \(output)
                 """
         }
     }

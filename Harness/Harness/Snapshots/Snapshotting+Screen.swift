@@ -8,6 +8,13 @@ extension Snapshotting where Value == ScreenSnapshot, Format == String {
         Snapshotting(pathExtension: "txt", diffing: .lines, companions: [.svg]) { $0.framed() }
     }
 
+    /// The transcript as framed text (`ScreenSnapshot.framedTranscript()`): the lines that
+    /// scrolled off, then the screen, down to its last non-blank row or the cursor. For
+    /// line-oriented programs whose output is longer than a screen.
+    public static var transcript: Snapshotting<ScreenSnapshot, String> {
+        Snapshotting(pathExtension: "txt", diffing: .lines) { $0.framedTranscript() }
+    }
+
     /// The framed text followed by the style layer (``ScreenStyleLayer``): runs of colors and
     /// attributes, for tests that care about them. The SVG picture is a companion file.
     public static var styledScreen: Snapshotting<ScreenSnapshot, String> {

@@ -41,13 +41,65 @@ extension FlowRun {
         }
     }
 
+    // MARK: - expect-output, expect-output-not
+
+    /// `expect-output`: waits until the program prints the text or a match of the regex after
+    /// the output cursor, and moves the cursor past it.
+    func expectOutput(_ pattern: FlowTextPattern, within limit: Duration) async throws {
+        let session = try session
+        do {
+            switch pattern {
+            case .text(let text): try await session.waitForOutput(text: text, timeout: limit)
+            case .regex(let regex): try await session.waitForOutput(regex: regex, timeout: limit)
+            }
+        } catch {
+            throw Self.waitFailure(error, what: "the program never printed it", limit: limit, output: true)
+        }
+    }
+
+    /// `expect-output-not`: nothing printed after the output cursor shows the text or matches
+    /// the regex (checked at once; the cursor does not move).
+    func expectOutputNot(_ pattern: FlowTextPattern) throws {
+        let output = try session.outputAfterCursor
+        let found: String?
+        switch pattern {
+        case .text(let text):
+            found = output.contains(text) ? text : nil
+        case .regex(let regex):
+            let expression = try NSRegularExpression(pattern: regex, options: [.anchorsMatchLines])
+            found = expression.firstMatch(in: output, range: NSRange(output.startIndex..., in: output))
+                .flatMap { Range($0.range, in: output) }.map { String(output[$0]) }
+        }
+        if let found {
+            throw FlowStepFailure("the program printed \(found.debugDescription) since the last output match",
+                                  details: "Output since the last output match:\n\(Self.excerpt(of: output, around: found))",
+                                  showsScreen: false)
+        }
+    }
+
+    /// The lines of `output` around the first occurrence of `found`, a few of them.
+    static func excerpt(of output: String, around found: String) -> String {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        let hit = lines.firstIndex { $0.contains(found) } ?? 0
+        let shown = lines[max(0, hit - 3)..<min(lines.count, hit + 4)]
+        return (hit > 3 ? "…\n" : "") + shown.joined(separator: "\n") + (hit + 4 < lines.count ? "\n…" : "")
+    }
+
     /// A session wait error as a step failure (the framed screen is added by the caller).
-    static func waitFailure(_ error: any Error, what: String, limit: Duration) -> FlowStepFailure {
+    /// With `output`, the details show what was printed after the output cursor (what the wait
+    /// could have matched); otherwise the last bytes received.
+    static func waitFailure(_ error: any Error, what: String, limit: Duration, output: Bool = false) -> FlowStepFailure {
         switch error {
-        case TerminalSessionError.timeout(_, _, _, let lastBytes):
-            return FlowStepFailure("\(what) within \(FlowDurationParser.format(limit))",
-                                   details: "Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)")
-        case TerminalSessionError.exitedWhileWaiting(_, let status, _):
+        case TerminalSessionError.timeout(_, _, _, let lastBytes, let printed):
+            let details = output
+                ? "Output since the last output match:\n\(printed)"
+                : "Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)"
+            return FlowStepFailure("\(what) within \(FlowDurationParser.format(limit))", details: details)
+        case TerminalSessionError.exitedWhileWaiting(_, let status, _, let printed):
+            if output {
+                return FlowStepFailure("the program \(status) without printing it",
+                                       details: "Output since the last output match:\n\(printed)")
+            }
             return FlowStepFailure("the program \(status) and its last screen does not show it")
         case let failure as FlowStepFailure:
             return failure
@@ -65,6 +117,20 @@ extension FlowRun {
     /// to it, so a frame still being drawn does not fail the flow; without one (or in record
     /// mode `all`) it waits for the screen to be quiet for 100ms, then records it.
     func snapshot(_ name: String) async throws {
+        try await snapshot(name, as: .framedScreen) { $0.framed() }
+    }
+
+    /// `snapshot-transcript NAME`: the transcript (scrollback, then the screen) matches the
+    /// reference, with the same files, waits and record modes as `snapshot`.
+    func snapshotTranscript(_ name: String) async throws {
+        try await snapshot(name, as: .transcript) { $0.framedTranscript() }
+    }
+
+    /// `render` is the strategy's text (what the step waits for when a reference exists).
+    private func snapshot(
+        _ name: String, as strategy: Snapshotting<ScreenSnapshot, String>,
+        render: @escaping @Sendable (ScreenSnapshot) -> String
+    ) async throws {
         let session = try session
         let mode: SnapshotRecordMode
         do {
@@ -79,15 +145,16 @@ extension FlowRun {
         let expected = (try? Data(contentsOf: reference)).flatMap { Diffing<String>.lines.fromData($0) }
         var screen = session.screen
         if let expected, mode != .all {
-            screen = (try? await session.waitFor("the snapshot \(name)", timeout: timeout) { $0.framed() == expected }) ?? session.screen
+            screen = (try? await session.waitFor("the snapshot \(name)", timeout: timeout) { render($0) == expected })
+                ?? session.screen
         } else {
             screen = (try? await session.waitUntilStable(quietFor: .milliseconds(100), timeout: timeout)) ?? session.screen
         }
         let artifacts = options.artifactsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? HarnessArtifacts.directory(forTestFile: flow.path, environment: options.environment)
-        if let message = verifyScreenSnapshot(
-            screen, named: name, record: mode, snapshotDirectory: directory, artifactsDirectory: artifacts,
-            function: flow.name
+        if let message = verifySnapshot(
+            of: screen, as: strategy, named: name, record: mode, snapshotDirectory: directory,
+            artifactsDirectory: artifacts, function: flow.name
         ) {
             let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
             throw FlowStepFailure(String(lines[0]), details: lines.count > 1 ? String(lines[1]) : nil, showsScreen: false)

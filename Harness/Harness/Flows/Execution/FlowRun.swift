@@ -111,10 +111,16 @@ final class FlowRun {
             try await expect(pattern, within: within ?? timeout)
         case .expectNot(let pattern):
             try expectNot(pattern)
+        case .expectOutput(let pattern, let within):
+            try await expectOutput(pattern, within: within ?? timeout)
+        case .expectOutputNot(let pattern):
+            try expectOutputNot(pattern)
         case .waitStable(let quiet):
             try await waitStable(quiet)
         case .snapshot(let name):
             try await snapshot(name)
+        case .snapshotTranscript(let name):
+            try await snapshotTranscript(name)
         case .spyCount(let name, let count):
             try await spyCount(name, count)
         case .spyLast(let name, let file):

@@ -6,7 +6,9 @@ enum FlowOrderChecker {
     /// Commands that need the program running (allowed after `launch`, before `exit`/`kill`).
     static let needsRunningApp: Set<String> = ["type", "press", "paste", "resize", "wait-stable", "spy", "exit", "kill"]
     /// Commands that read what the run produced (allowed after `launch`, even after `exit`/`kill`).
-    static let afterLaunchOnly: Set<String> = ["expect", "expect-not", "snapshot", "event", "file", "requests"]
+    static let afterLaunchOnly: Set<String> = [
+        "expect", "expect-not", "expect-output", "expect-output-not", "snapshot", "snapshot-transcript", "event", "file", "requests",
+    ]
 
     static func check(_ steps: [FlowStep], file: String, lastLine: Int, ignoring keywordsWithErrors: Set<String>) -> [FlowParseError] {
         var errors: [FlowParseError] = []
@@ -46,8 +48,8 @@ enum FlowOrderChecker {
                 duplicate("stub \(stub.method) \(stub.path)", command: "stub", subject: "\(stub.method) \(stub.path)", at: step)
             case .seed(_, let name):
                 duplicate("seed \(name)", command: "seed", subject: "as \(name)", at: step)
-            case .snapshot(let name):
-                duplicate("snapshot \(name)", command: "snapshot", subject: name, at: step)
+            case .snapshot(let name), .snapshotTranscript(let name):
+                duplicate("snapshot \(name)", command: keyword, subject: name, at: step)
             default:
                 break
             }

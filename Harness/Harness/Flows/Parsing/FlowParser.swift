@@ -14,7 +14,7 @@ public enum FlowParser {
     /// Every command keyword.
     public static let commandNames = [
         "app", "env", "size", "clock", "timeout", "stub", "seed", "launch", "type", "press", "paste", "resize",
-        "expect", "expect-not", "wait-stable", "snapshot", "spy", "event", "file", "requests", "exit", "kill",
+        "expect", "expect-not", "expect-output", "expect-output-not", "wait-stable", "snapshot", "snapshot-transcript", "spy", "event", "file", "requests", "exit", "kill",
     ]
 
     /// Parses `source` and checks the order of its commands.
@@ -188,7 +188,7 @@ private struct LineParser {
             }
             guard !keys.isEmpty else { throw missing("one or more keys") }
             return .press(keys)
-        case "expect":
+        case "expect", "expect-output":
             let pattern = try pattern()
             var within: Duration?
             if let next = try scanner.nextArgument() {
@@ -198,12 +198,14 @@ private struct LineParser {
                 }
                 within = try duration("a duration after within", allowZero: false)
             }
-            return .expect(pattern, within: within)
+            return keyword == "expect" ? .expect(pattern, within: within) : .expectOutput(pattern, within: within)
         case "expect-not":
             return .expectNot(try pattern())
+        case "expect-output-not":
+            return .expectOutputNot(try pattern())
         case "wait-stable":
             return .waitStable(try duration("how long the screen must stay unchanged", allowZero: false))
-        case "snapshot":
+        case "snapshot", "snapshot-transcript":
             let name = try argument("the snapshot's name")
             guard !name.text.isEmpty, name.text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }),
                   !name.text.hasPrefix(".")
@@ -211,7 +213,7 @@ private struct LineParser {
                 throw scanner.error(.invalidName(name.text, reason: "a snapshot name uses letters, digits, - _ and ."),
                                     column: name.column)
             }
-            return .snapshot(name: name.text)
+            return keyword == "snapshot" ? .snapshot(name: name.text) : .snapshotTranscript(name: name.text)
         case "spy":
             let name = try identifier("the spy's name")
             let mode = try argument("\"count N\" or \"last FILE.json\"")

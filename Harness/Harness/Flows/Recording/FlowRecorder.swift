@@ -11,6 +11,12 @@ import Foundation
 /// output in a shell-like program, the status line of a full-screen one). Consecutive typing
 /// with no distinctive output in between becomes one `type` line, consecutive keys one `press`.
 ///
+/// For a line-oriented program (a REPL, a shell: one that does not use the alternate screen),
+/// the caller passes the text the program printed since the previous input (`output:`), and
+/// the recorder writes `expect-output` lines instead: the last distinctive line of output, then
+/// the prompt (the unfinished last line) when there is one. They consume the output as
+/// pexpect does, so a prompt that looks like the previous one is still waited for.
+///
 /// ```swift
 /// var recorder = FlowRecorder(app: "bc", arguments: ["-q"], size: .init(columns: 80, rows: 24))
 /// recorder.input(Array("2+3\r".utf8), screen: [""])
@@ -47,9 +53,10 @@ public struct FlowRecorder: Sendable {
         previousScreen = screen
     }
 
-    /// Records one burst of input; `screen` is the screen's lines just before it was sent.
-    public mutating func input(_ bytes: [UInt8], screen: [String]) {
-        expectNewText(on: screen)
+    /// Records one burst of input; `screen` is the screen's lines just before it was sent;
+    /// `output`, for a line-oriented program, what it printed since the previous input.
+    public mutating func input(_ bytes: [UInt8], screen: [String], output: String? = nil) {
+        expectNewText(on: screen, output: output)
         for input in FlowInputDecoder.decode(bytes) {
             switch input {
             case .text(let text):
@@ -76,15 +83,15 @@ public struct FlowRecorder: Sendable {
     }
 
     /// Records a resize of the terminal.
-    public mutating func resize(to size: FlowTerminalSize, screen: [String]) {
-        expectNewText(on: screen)
+    public mutating func resize(to size: FlowTerminalSize, screen: [String], output: String? = nil) {
+        expectNewText(on: screen, output: output)
         commands.append(.resize(size))
         canExtendLast = false
     }
 
     /// Ends the flow: an `expect` of what appeared after the last input, then `exit` or `kill`.
-    public mutating func finish(_ ending: Ending, screen: [String]) {
-        expectNewText(on: screen)
+    public mutating func finish(_ ending: Ending, screen: [String], output: String? = nil) {
+        expectNewText(on: screen, output: output)
         switch ending {
         case .exited(.exited(let code)): commands.append(.exit(code: code))
         case .exited(.signaled(let signal)): commands.append(.exit(code: 128 + signal))
@@ -100,11 +107,16 @@ public struct FlowRecorder: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Appends `expect` for the lowest distinctive new line of `screen`, if any.
-    private mutating func expectNewText(on screen: [String]) {
+    /// Appends `expect` for the lowest distinctive new line of `screen`, if any; with `output`,
+    /// `expect-output` lines for what was printed instead.
+    private mutating func expectNewText(on screen: [String], output: String?) {
         let before = previousScreen.joined(separator: "\n")
         previousScreen = screen
         let typed = typedLines.filter { !$0.isEmpty }
+        if let output {
+            expectOutput(output, typed: typed)
+            return
+        }
         let candidates = screen.map { $0.trimmingCharacters(in: .whitespaces) }.filter { line in
             !line.isEmpty && !before.contains(line)
                 && !typed.contains { $0.contains(line) || line.hasSuffix($0) }
@@ -112,5 +124,22 @@ public struct FlowRecorder: Sendable {
         guard let line = candidates.last else { return }
         commands.append(.expect(.text(line), within: nil))
         canExtendLast = false
+    }
+
+    /// `expect-output` for the last distinctive complete line of `output` and for its unfinished
+    /// last line (a prompt), skipping the echo of what the user typed.
+    private mutating func expectOutput(_ output: String, typed: [String]) {
+        var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let prompt = output.hasSuffix("\n") ? nil : lines.popLast()
+        func distinctive(_ line: String) -> String? {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !typed.contains(where: { $0.contains(trimmed) || trimmed.hasSuffix($0) }) else { return nil }
+            return trimmed
+        }
+        var expected: [String] = []
+        if let line = lines.reversed().lazy.compactMap(distinctive).first { expected.append(line) }
+        if let prompt, let text = distinctive(prompt), text != expected.last { expected.append(text) }
+        for text in expected { commands.append(.expectOutput(.text(text), within: nil)) }
+        if !expected.isEmpty { canExtendLast = false }
     }
 }

@@ -33,10 +33,16 @@ extension FlowCommand {
             return "expect \(pattern)" + (within.map { " within \(FlowDurationParser.format($0))" } ?? "")
         case .expectNot(let pattern):
             return "expect-not \(pattern)"
+        case .expectOutput(let pattern, let within):
+            return "expect-output \(pattern)" + (within.map { " within \(FlowDurationParser.format($0))" } ?? "")
+        case .expectOutputNot(let pattern):
+            return "expect-output-not \(pattern)"
         case .waitStable(let duration):
             return "wait-stable \(FlowDurationParser.format(duration))"
         case .snapshot(let name):
             return "snapshot \(name)"
+        case .snapshotTranscript(let name):
+            return "snapshot-transcript \(name)"
         case .spyCount(let name, let count):
             return "spy \(name) count \(count)"
         case .spyLast(let name, let file):

@@ -33,10 +33,18 @@ public enum FlowCommand: Sendable, Equatable {
     case expect(FlowTextPattern, within: Duration?)
     /// `expect-not "text" | /regex/`: the screen does not show it now.
     case expectNot(FlowTextPattern)
+    /// `expect-output "text" | /regex/ [within DURATION]`: wait until the program prints it
+    /// after the output cursor; the cursor moves past the match (pexpect's `expect`).
+    case expectOutput(FlowTextPattern, within: Duration?)
+    /// `expect-output-not "text" | /regex/`: nothing printed after the output cursor matches.
+    case expectOutputNot(FlowTextPattern)
     /// `wait-stable DURATION`: wait until the screen has not changed for that long.
     case waitStable(Duration)
     /// `snapshot NAME`: compare the screen with the reference snapshot `NAME`.
     case snapshot(name: String)
+    /// `snapshot-transcript NAME`: compare the transcript (scrollback and screen) with the
+    /// reference snapshot `NAME`.
+    case snapshotTranscript(name: String)
     /// `spy NAME count N`: the app's spy `NAME` recorded exactly `N` calls (bridge).
     case spyCount(name: String, count: Int)
     /// `spy NAME last FILE.json`: the spy's last call equals the JSON in the file (bridge).
@@ -73,8 +81,11 @@ public enum FlowCommand: Sendable, Equatable {
         case .resize: "resize"
         case .expect: "expect"
         case .expectNot: "expect-not"
+        case .expectOutput: "expect-output"
+        case .expectOutputNot: "expect-output-not"
         case .waitStable: "wait-stable"
         case .snapshot: "snapshot"
+        case .snapshotTranscript: "snapshot-transcript"
         case .spyCount, .spyLast: "spy"
         case .eventSequence: "event"
         case .fileExists, .fileMissing, .fileEquals: "file"
