@@ -103,8 +103,9 @@ enum RecordCommand: Command {
         for source in sources { source.cancel() }
         restore()
 
+        let finalOutput = state.printedOutput(of: session)
         let text = state.withRecorder { recorder -> String in
-            recorder.finish(ending, screen: session.screen.lines, output: state.printedOutput(of: session))
+            recorder.finish(ending, screen: session.screen.lines, output: finalOutput)
             return recorder.flowText
         }
         session.terminate()

@@ -34,6 +34,34 @@ import Testing
         }
     }
 
+    @Test func aLineOrientedSessionBecomesExpectOutputOfTheAnswerAndThePrompt() throws {
+        var recorder = FlowRecorder(app: "python3", arguments: ["-q"], size: FlowTerminalSize(columns: 80, rows: 24))
+        recorder.input(Array("1+1\r".utf8), screen: [">>>"], output: ">>> ")
+        recorder.input(Array("1/0\r".utf8), screen: [], output: "1+1\n2\n>>> ")
+        recorder.input([0x04], screen: [], output: "1/0\nTraceback (most recent call last):\nZeroDivisionError: division by zero\n>>> ")
+        recorder.finish(.exited(.exited(0)), screen: [], output: "\n")
+        #expect(recorder.flowText == """
+            # Recorded with harness record.
+            app python3 -q
+            size 80x24
+            launch
+            expect-output ">>>"
+            type "1+1"
+            press enter
+            expect-output "2"
+            expect-output ">>>"
+            type "1/0"
+            press enter
+            expect-output "ZeroDivisionError: division by zero"
+            expect-output ">>>"
+            press ctrl-d
+            exit 0
+
+            """)
+        // The flow it wrote parses.
+        _ = try FlowParser.parse(recorder.flowText, file: "r.flow", directory: "/tmp")
+    }
+
     @Test func shellSessionBecomesTypeAndPressWithExpectsOfNewOutput() throws {
         var recorder = FlowRecorder(app: "bc", arguments: ["-q"], size: FlowTerminalSize(columns: 60, rows: 10))
         // Typed one key at a time: the echo is not output worth expecting.

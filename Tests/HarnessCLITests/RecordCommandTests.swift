@@ -3,7 +3,8 @@ import Testing
 @testable import Harness
 @testable import harness
 
-/// `harness record`, driven as a user would: in a terminal of its own.
+/// `harness record`, driven as a user would: in a terminal of its own. bc and cat never show
+/// the alternate screen: they are recorded with `expect-output` lines.
 @Suite struct RecordCommandTests {
     func recordSession(_ program: [String], in fixture: FlowFixture) throws -> TerminalSession {
         try TerminalSession.launch(.init(
@@ -36,7 +37,7 @@ import Testing
             launch
             type "2+3"
             press enter
-            expect "5"
+            expect-output "5"
             type "quit"
             press enter
             exit 0
@@ -65,7 +66,7 @@ import Testing
             launch
             type "abc"
             press enter up
-            expect "^[[A"
+            expect-output "^[[A"
             kill
 
             """))
