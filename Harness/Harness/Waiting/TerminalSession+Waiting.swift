@@ -38,12 +38,7 @@ extension TerminalSession {
         timeout: Duration? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async throws -> ScreenSnapshot {
-        let expression: CompiledRegex
-        do {
-            expression = CompiledRegex(try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines]))
-        } catch {
-            throw TerminalSessionError.invalidRegex(pattern: pattern, reason: "\(error)")
-        }
+        let expression = try CompiledRegex(lines: pattern)
         let horizon = core.currentScreenHorizon
         let screen = try await waitFor(
             "regex /\(pattern)/", timeout: timeout,
@@ -95,13 +90,7 @@ extension TerminalSession {
         timeout: Duration? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async throws -> OutputMatch {
-        let expression: NSRegularExpression
-        do {
-            expression = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
-        } catch {
-            throw TerminalSessionError.invalidRegex(pattern: pattern, reason: "\(error)")
-        }
-        return try await waitForOutput(.regex(CompiledRegex(expression), pattern: pattern), timeout: timeout)
+        return try await waitForOutput(.regex(try CompiledRegex(lines: pattern), pattern: pattern), timeout: timeout)
     }
 
     private func waitForOutput(_ pattern: OutputPattern, timeout: Duration?) async throws -> OutputMatch {
@@ -221,6 +210,16 @@ struct CompiledRegex: @unchecked Sendable {
     let expression: NSRegularExpression
 
     init(_ expression: NSRegularExpression) { self.expression = expression }
+
+    /// `pattern` compiled with `^` and `$` matching at line breaks.
+    /// - Throws: `TerminalSessionError.invalidRegex` when it does not compile.
+    init(lines pattern: String) throws {
+        do {
+            expression = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        } catch {
+            throw TerminalSessionError.invalidRegex(pattern: pattern, reason: "\(error)")
+        }
+    }
 
     func matches(_ text: String) -> Bool {
         expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil

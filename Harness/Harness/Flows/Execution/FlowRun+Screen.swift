@@ -6,14 +6,22 @@ extension FlowRun {
 
     /// `expect`: waits until a screen line shows the text or matches the regex.
     func expect(_ pattern: FlowTextPattern, within limit: Duration) async throws {
+        try await wait(for: pattern, within: limit, onOutput: false)
+    }
+
+    /// Waits on the screen or (`onOutput`) on the output after the cursor.
+    private func wait(for pattern: FlowTextPattern, within limit: Duration, onOutput: Bool) async throws {
         let session = try session
         do {
-            switch pattern {
-            case .text(let text): try await session.waitFor(text: text, timeout: limit)
-            case .regex(let regex): try await session.waitFor(regex: regex, timeout: limit)
+            switch (pattern, onOutput) {
+            case (.text(let text), false): try await session.waitFor(text: text, timeout: limit)
+            case (.regex(let regex), false): try await session.waitFor(regex: regex, timeout: limit)
+            case (.text(let text), true): try await session.waitForOutput(text: text, timeout: limit)
+            case (.regex(let regex), true): try await session.waitForOutput(regex: regex, timeout: limit)
             }
         } catch {
-            throw Self.waitFailure(error, what: "the screen never showed it", limit: limit)
+            let what = onOutput ? "the program never printed it" : "the screen never showed it"
+            throw Self.waitFailure(error, what: what, limit: limit, output: onOutput)
         }
     }
 
@@ -46,15 +54,7 @@ extension FlowRun {
     /// `expect-output`: waits until the program prints the text or a match of the regex after
     /// the output cursor, and moves the cursor past it.
     func expectOutput(_ pattern: FlowTextPattern, within limit: Duration) async throws {
-        let session = try session
-        do {
-            switch pattern {
-            case .text(let text): try await session.waitForOutput(text: text, timeout: limit)
-            case .regex(let regex): try await session.waitForOutput(regex: regex, timeout: limit)
-            }
-        } catch {
-            throw Self.waitFailure(error, what: "the program never printed it", limit: limit, output: true)
-        }
+        try await wait(for: pattern, within: limit, onOutput: true)
     }
 
     /// `expect-output-not`: nothing printed after the output cursor shows the text or matches
