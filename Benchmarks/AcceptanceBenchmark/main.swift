@@ -51,7 +51,7 @@ func loading() async throws {
         _ = try await app.session.waitFor(text: "[ Start ]")
         try app.session.press(.enter)
         _ = try await app.session.waitFor(text: "Loading…")
-        guard try await app.requireBridge().spy("database.save", as: [Todo].self).count == 0,
+        guard try await app.bridge.spy("database.save", as: [Todo].self).count == 0,
               !app.sandbox.exists("todos.json") else { throw BenchmarkError.failed("loading saved something") }
     }
 }
@@ -61,7 +61,7 @@ func loaded() async throws {
         _ = try await app.session.waitFor(text: "[ Start ]")
         try app.session.press(.enter)
         _ = try await app.session.waitFor(text: "[ ] apple pie")
-        let saved = try await app.requireBridge().spy("database.save", as: [Todo].self).waitForCall(number: 1)
+        let saved = try await app.bridge.spy("database.save", as: [Todo].self).waitForCall(number: 1)
         guard saved.count == 4, app.sandbox.exists("todos.json") else { throw BenchmarkError.failed("loaded did not save") }
     }
 }

@@ -27,7 +27,7 @@ import Testing
 
     @Test func anAppThatConnectsIsReadyWithItsBridge() async throws {
         try await TerminalApp.with(try Self.fixture()) { (app: TerminalApp) async throws in
-            let bridge = try app.requireBridge()
+            let bridge = try app.bridge
             #expect(bridge.appName == "bridge-fixture-app")
             #expect(try await bridge.probe("state", as: String.self) == "idle")
         }
@@ -36,7 +36,7 @@ import Testing
     @Test func aCrashDuringACallSurfacesWithTheExitStatus() async throws {
         try await TerminalApp.with(try Self.fixture()) { (app: TerminalApp) async throws in
             await #expect {
-                try await app.requireBridge().call("crash", timeout: .seconds(30))
+                try await app.bridge.call("crash", timeout: .seconds(30))
             } throws: { error in
                 String(describing: error).contains("signal 6")
             }

@@ -49,7 +49,7 @@ final class FailureLog: Sendable {
         let log = FailureLog()
         let expectedLine: UInt = #line + 5
         FailureReporter.withFailureHandler(log.add) {
-            assert(initialValue: Counter(), reducer: counterReducer, steps:
+            assertSteps(initialValue: Counter(), reducer: counterReducer, steps:
                 Step(.increment) { $0.count = 1; $0.history = [1] },
                 Step(.rename("b")) { $0.label = "b" },
                 Step(.increment) { $0.count = 5; $0.history = [1, 2] }
@@ -98,7 +98,7 @@ final class FailureLog: Sendable {
 
     @Test func failuresGoToSwiftTestingAsIssues() {
         withKnownIssue {
-            assert(initialValue: Counter(), reducer: counterReducer, steps: Step(.increment) { $0.count = 7 })
+            assertSteps(initialValue: Counter(), reducer: counterReducer, steps: Step(.increment) { $0.count = 7 })
         } matching: { issue in
             issue.description.contains("count: expected 7, got 1") && issue.sourceLocation?.fileName == "StepAssertionTests.swift"
         }

@@ -17,7 +17,7 @@ final class StepAssertionXCTests: XCTestCase {
     func testFailuresAreReportedWithXCTFailAtTheStepsLine() {
         capturing = true
         let line = #line + 2
-        assert(initialValue: Counter(), reducer: counterReducer, steps:
+        assertSteps(initialValue: Counter(), reducer: counterReducer, steps:
             Step(.increment) { $0.count = 2; $0.history = [1] })
         capturing = false
         XCTAssertEqual(recorded.count, 1)
@@ -27,7 +27,7 @@ final class StepAssertionXCTests: XCTestCase {
 
     func testPassingStepsRecordNothing() {
         capturing = true
-        assert(initialValue: Counter(), reducer: counterReducer, steps: Step(.increment) { $0.count = 1; $0.history = [1] })
+        assertSteps(initialValue: Counter(), reducer: counterReducer, steps: Step(.increment) { $0.count = 1; $0.history = [1] })
         capturing = false
         XCTAssertTrue(recorded.isEmpty)
     }

@@ -125,7 +125,7 @@ import TerminalEmulator
         try await session.waitForOutput(text: "first\n")
         // Negative on purpose: the program waits for input that never comes.
         let error = await caughtError { try await session.waitForOutput(text: "third", timeout: .milliseconds(200)) }
-        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, let output)? = error else {
+        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, let output, _)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
@@ -138,12 +138,25 @@ import TerminalEmulator
         let session = try TerminalSession.launch(shell("echo bye; exit 4"))
         defer { session.terminate() }
         let error = await caughtError { try await session.waitForOutput(text: "never", timeout: .seconds(600)) }
-        guard case TerminalSessionError.exitedWhileWaiting(_, let status, _, let output)? = error else {
+        guard case TerminalSessionError.exitedWhileWaiting(_, let status, _, let output, _)? = error else {
             Issue.record("expected exitedWhileWaiting, got \(String(describing: error))")
             return
         }
         #expect(status == .exited(4))
         #expect(output == "bye\n")
+    }
+
+    @Test func aFailedWaitNamesTheLineItWasWrittenOn() async throws {
+        let session = try TerminalSession.launch(shell("echo bye; read x"))
+        defer { session.terminate() }
+        try await session.waitForOutput(text: "bye")
+        let line = #line + 1
+        let timedOut = await caughtError { try await session.waitForOutput(text: "never", timeout: .milliseconds(100)) }
+        #expect("\(timedOut!)".hasPrefix("HarnessTests/StreamWaitingTests.swift:\(line): Timed out after 100 ms waiting for output"))
+        try session.type("\r")
+        let exitLine = #line + 1
+        let exited = await caughtError { try await session.waitFor(text: "never", timeout: .seconds(600)) }
+        #expect("\(exited!)".hasPrefix("HarnessTests/StreamWaitingTests.swift:\(exitLine): The program exited with code 0"))
     }
 
     @Test func consumeOutputSkipsWhatWasPrinted() async throws {

@@ -19,7 +19,7 @@ import Testing
             #expect(try await app.session.waitForExit() == .exited(0))
             let text = app.session.screen.text
             #expect(!text.contains("HARNESS_BRIDGE_TOKEN"))
-            #expect(app.bridge == nil)
+            #expect(app.connectedBridge == nil)
         }
     }
 

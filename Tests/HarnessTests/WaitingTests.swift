@@ -9,7 +9,7 @@ import TerminalEmulator
         defer { session.terminate() }
         // The timeout is far longer than the test: only failing at exit ends this wait.
         let error = await caughtError { try await session.waitFor(text: "never shown", timeout: .seconds(600)) }
-        guard case TerminalSessionError.exitedWhileWaiting(let waitingFor, let status, let screen, _)? = error else {
+        guard case TerminalSessionError.exitedWhileWaiting(let waitingFor, let status, let screen, _, _)? = error else {
             Issue.record("expected exitedWhileWaiting, got \(String(describing: error))")
             return
         }
@@ -37,7 +37,7 @@ import TerminalEmulator
         defer { session.terminate() }
         try await session.waitFor(text: "visible")
         let error = await caughtError { try await session.waitFor(text: "absent", timeout: .milliseconds(150)) }
-        guard case TerminalSessionError.timeout(let waitingFor, let after, let screen, let lastBytes, _)? = error else {
+        guard case TerminalSessionError.timeout(let waitingFor, let after, let screen, let lastBytes, _, _)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
@@ -113,7 +113,7 @@ import TerminalEmulator
         defer { session.terminate() }
         try await session.waitFor(text: "x")
         let error = await caughtError { try await session.waitUntilStable(quietFor: .seconds(5), timeout: .milliseconds(300)) }
-        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, _)? = error else {
+        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, _, _)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
@@ -124,7 +124,7 @@ import TerminalEmulator
         let session = try TerminalSession.launch(shell("read x"))
         defer { session.terminate() }
         let error = await caughtError { try await session.waitForExit(timeout: .milliseconds(100)) }
-        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, _)? = error else {
+        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, _, _)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }

@@ -78,7 +78,7 @@ import Testing
             let masks: [SnapshotMask] = [.regex(#"\d\d:\d\d:\d\d"#), .region(ScreenRegion(row: 0, col: 19, width: 1, height: 1))]
             let first = screen("clock 10:11:12     |")
             let later = screen("clock 23:59:01     /")
-            #expect(verifyScreenSnapshot(first, named: "clock", masks: masks, record: .missing, snapshotDirectory: folder) != nil)
+            #expect(verifySnapshot(of: first, as: .screen(masks: masks), named: "clock", record: .missing, snapshotDirectory: folder) != nil)
             let reference = contents(of: folder.appendingPathComponent("masksAreAppliedBeforeComparingAndBeforeWriting.clock.txt")) ?? ""
             #expect(reference.contains("│clock ▒▒▒▒▒▒▒▒     ▒│"))
             #expect(!reference.contains("10:11:12"))
@@ -86,9 +86,9 @@ import Testing
             #expect(svg.contains("▒▒▒▒▒▒▒▒"))
             #expect(!svg.contains("10:11:12"))
             // A different clock and spinner still match.
-            #expect(verifyScreenSnapshot(later, named: "clock", masks: masks, record: .never, snapshotDirectory: folder) == nil)
+            #expect(verifySnapshot(of: later, as: .screen(masks: masks), named: "clock", record: .never, snapshotDirectory: folder) == nil)
             // Without the masks they do not.
-            #expect(verifyScreenSnapshot(later, named: "clock", record: .never, snapshotDirectory: folder, artifactsDirectory: folder.appendingPathComponent("a")) != nil)
+            #expect(verifySnapshot(of: later, as: .screen(), named: "clock", record: .never, snapshotDirectory: folder, artifactsDirectory: folder.appendingPathComponent("a")) != nil)
         }
     }
 

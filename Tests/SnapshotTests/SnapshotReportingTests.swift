@@ -21,11 +21,11 @@ import Testing
         try withTemporaryDirectory { folder in
             let references = folder.appendingPathComponent("refs")
             let artifacts = folder.appendingPathComponent("artifacts")
-            #expect(verifyScreenSnapshot(ScreenFixtures.plain(), named: "s", record: .missing, snapshotDirectory: references) != nil)
+            #expect(verifySnapshot(of: ScreenFixtures.plain(), as: .screen(), named: "s", record: .missing, snapshotDirectory: references) != nil)
             let changed = ScreenFixtures.colourful()
             let expectedLine = #line + 2
             withKnownIssue {
-                assertScreenSnapshot(changed, named: "s", record: .never, snapshotDirectory: references, artifactsDirectory: artifacts)
+                assertSnapshot(of: changed, as: .screen(), named: "s", record: .never, snapshotDirectory: references, artifactsDirectory: artifacts)
             } matching: { issue in
                 let message = issue.comments.map(\.rawValue).joined()
                 return issue.sourceLocation?.line == expectedLine
@@ -55,17 +55,17 @@ import Testing
     @Test func theSVGIsWrittenWheneverTheTextIsAndRestoredWhenDeleted() throws {
         try withTemporaryDirectory { folder in
             let stem = "theSVGIsWrittenWheneverTheTextIsAndRestoredWhenDeleted.p"
-            _ = verifyScreenSnapshot(ScreenFixtures.plain(), named: "p", record: .missing, snapshotDirectory: folder)
+            _ = verifySnapshot(of: ScreenFixtures.plain(), as: .screen(), named: "p", record: .missing, snapshotDirectory: folder)
             #expect(fileNames(in: folder) == ["\(stem).svg", "\(stem).txt"])
             try FileManager.default.removeItem(at: folder.appendingPathComponent("\(stem).svg"))
             // Never mode does not write it back...
-            #expect(verifyScreenSnapshot(ScreenFixtures.plain(), named: "p", record: .never, snapshotDirectory: folder) == nil)
+            #expect(verifySnapshot(of: ScreenFixtures.plain(), as: .screen(), named: "p", record: .never, snapshotDirectory: folder) == nil)
             #expect(fileNames(in: folder) == ["\(stem).txt"])
             // ...missing mode does, and the assertion still passes.
-            #expect(verifyScreenSnapshot(ScreenFixtures.plain(), named: "p", record: .missing, snapshotDirectory: folder) == nil)
+            #expect(verifySnapshot(of: ScreenFixtures.plain(), as: .screen(), named: "p", record: .missing, snapshotDirectory: folder) == nil)
             #expect(contents(of: folder.appendingPathComponent("\(stem).svg")) == ScreenSVG.render(ScreenFixtures.plain()))
             // Failed mode rewrites both when the screen changed.
-            #expect(verifyScreenSnapshot(ScreenFixtures.colourful(), named: "p", style: true, record: .failed, snapshotDirectory: folder,
+            #expect(verifySnapshot(of: ScreenFixtures.colourful(), as: .screen(style: true), named: "p", record: .failed, snapshotDirectory: folder,
                                          artifactsDirectory: folder.appendingPathComponent("artifacts")) != nil)
             #expect(contents(of: folder.appendingPathComponent("\(stem).svg")) == ScreenSVG.render(ScreenFixtures.colourful()))
         }

@@ -38,7 +38,7 @@ final class SnapshotReportingXCTests: XCTestCase {
     func testUnnamedSnapshotsAreNamedAfterTheTestMethod() throws {
         let folder = try temporaryFolder()
         capturing = true
-        assertScreenSnapshot(ScreenFixtures.plain(), record: .missing, snapshotDirectory: folder)
+        assertSnapshot(of: ScreenFixtures.plain(), as: .screen(), record: .missing, snapshotDirectory: folder)
         capturing = false
         XCTAssertEqual(recorded.count, 1)
         XCTAssertEqual(fileNames(in: folder), [

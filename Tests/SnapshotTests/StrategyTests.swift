@@ -17,7 +17,7 @@ private struct Todo {
 
 @Suite struct StrategyTests {
     @Test func jsonIsPrettyWithSortedKeys() throws {
-        let text = try Snapshotting<Settings, String>.json.snapshot(Settings(name: "a", zoom: 1.5, tags: ["x"], path: "/tmp/a"))
+        let text = try SnapshotStrategy<Settings, String>.json.snapshot(Settings(name: "a", zoom: 1.5, tags: ["x"], path: "/tmp/a"))
         #expect(text == """
             {
               "name" : "a",
@@ -28,7 +28,7 @@ private struct Todo {
               "zoom" : 1.5
             }
             """)
-        #expect(Snapshotting<Settings, String>.json.pathExtension == "json")
+        #expect(SnapshotStrategy<Settings, String>.json.pathExtension == "json")
     }
 
     @Test func jsonEncodingErrorsFailTheAssertionClearly() throws {
@@ -40,23 +40,23 @@ private struct Todo {
     }
 
     @Test func dumpShowsTheValuesStructure() throws {
-        let text = try Snapshotting<Todo, String>.dump.snapshot(Todo(title: "milk", done: false))
+        let text = try SnapshotStrategy<Todo, String>.dump.snapshot(Todo(title: "milk", done: false))
         #expect(text.contains("title: \"milk\""))
         #expect(text.contains("done: false"))
         #expect(!text.hasSuffix("\n"))
     }
 
     @Test func linesAndStringKeepTheText() throws {
-        #expect(try Snapshotting<String, String>.lines.snapshot("a\nb") == "a\nb")
-        #expect(try Snapshotting<String, String>.string.snapshot("z") == "z")
-        let diffing = Diffing<String>.lines
+        #expect(try SnapshotStrategy<String, String>.lines.snapshot("a\nb") == "a\nb")
+        #expect(try SnapshotStrategy<String, String>.string.snapshot("z") == "z")
+        let diffing = SnapshotDiffing<String>.lines
         #expect(diffing.fromData(diffing.toData("a\nb")) == "a\nb")
         #expect(diffing.fromData(diffing.toData("ends with newline\n")) == "ends with newline\n")
         #expect(diffing.fromData(Data([0xFF, 0xFE, 0x00])) == nil)
     }
 
     @Test func pullbackMakesAStrategyForANewType() throws {
-        let titles: Snapshotting<[Todo], String> = Snapshotting<String, String>.lines.pullback { todos in
+        let titles: SnapshotStrategy<[Todo], String> = SnapshotStrategy<String, String>.lines.pullback { todos in
             todos.map { ($0.done ? "[x] " : "[ ] ") + $0.title }.joined(separator: "\n")
         }
         #expect(try titles.snapshot([Todo(title: "milk", done: true), Todo(title: "eggs", done: false)]) == "[x] milk\n[ ] eggs")
@@ -67,7 +67,7 @@ private struct Todo {
     }
 
     @Test func pullbackCarriesTheScreenPictureAlong() throws {
-        let fromText: Snapshotting<String, String> = Snapshotting<ScreenSnapshot, String>.framedScreen.pullback { text in
+        let fromText: SnapshotStrategy<String, String> = SnapshotStrategy<ScreenSnapshot, String>.framedScreen.pullback { text in
             let terminal = Terminal(cols: 6, rows: 1)
             terminal.feed(text)
             return terminal.snapshot()
@@ -81,7 +81,7 @@ private struct Todo {
 
     @Test func aThrowingTransformFailsTheAssertion() throws {
         struct Broken: Error, CustomStringConvertible { var description: String { "no screen yet" } }
-        let strategy: Snapshotting<Int, String> = Snapshotting<String, String>.lines.pullback { (_: Int) throws -> String in throw Broken() }
+        let strategy: SnapshotStrategy<Int, String> = SnapshotStrategy<String, String>.lines.pullback { (_: Int) throws -> String in throw Broken() }
         try withTemporaryDirectory { folder in
             let message = verifySnapshot(of: 1, as: strategy, named: "b", record: .missing, snapshotDirectory: folder)
             #expect(message?.contains("no screen yet") == true)
@@ -90,14 +90,14 @@ private struct Todo {
 
     @Test func framedScreenIsTheFramedText() throws {
         let screen = ScreenFixtures.plain()
-        #expect(try Snapshotting<ScreenSnapshot, String>.framedScreen.snapshot(screen) == screen.framed())
-        #expect(Snapshotting<ScreenSnapshot, String>.framedScreen.withoutCompanions.companions.isEmpty)
+        #expect(try SnapshotStrategy<ScreenSnapshot, String>.framedScreen.snapshot(screen) == screen.framed())
+        #expect(SnapshotStrategy<ScreenSnapshot, String>.framedScreen.withoutCompanions.companions.isEmpty)
     }
 
     @Test func styledScreenAddsRunsOfNonPlainAttributes() throws {
         let terminal = Terminal(cols: 16, rows: 3)
         terminal.feed("\u{1B}[1;31mError\u{1B}[0m ok \u{1B}[7;44mX\u{1B}[0m\r\n\r\n\u{1B}[38;5;208;48;2;1;2;3;4;9mz\u{1B}[0m")
-        let text = try Snapshotting<ScreenSnapshot, String>.styledScreen.snapshot(terminal.snapshot())
+        let text = try SnapshotStrategy<ScreenSnapshot, String>.styledScreen.snapshot(terminal.snapshot())
         let layer = text.components(separatedBy: "\nstyle:\n").last ?? ""
         #expect(text.hasPrefix(terminal.snapshot().framed() + "\nstyle:\n"))
         #expect(layer == """
@@ -105,7 +105,7 @@ private struct Todo {
             row 0 col 9: bg=blue inverse
             row 2 col 0: fg=208 bg=#010203 underline strikethrough
             """)
-        #expect(try Snapshotting<ScreenSnapshot, String>.styledScreen.snapshot(ScreenFixtures.plain()).hasSuffix("\nstyle: plain"))
+        #expect(try SnapshotStrategy<ScreenSnapshot, String>.styledScreen.snapshot(ScreenFixtures.plain()).hasSuffix("\nstyle: plain"))
     }
 
     @Test func colorNamesCoverEveryKind() {
@@ -117,7 +117,7 @@ private struct Todo {
     }
 
     @Test func maskingTextAppliesToTheStrategysOutput() throws {
-        let strategy = Snapshotting<String, String>.lines.maskingText([.regex(#"pid \d+"#, fill: "#")])
+        let strategy = SnapshotStrategy<String, String>.lines.maskingText([.regex(#"pid \d+"#, fill: "#")])
         #expect(try strategy.snapshot("started pid 4242 ok") == "started ######## ok")
     }
 }

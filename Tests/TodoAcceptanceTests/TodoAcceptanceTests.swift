@@ -119,7 +119,7 @@ struct TodoAcceptanceTests {
                 AppStep.expect(.events("state", [#""idle""#])),
                 AppStep(.press(.enter), expect: .events("state", [#""loading""#, #""loaded""#]))
             )
-            #expect(try await app.requireBridge().probe("state", as: TodoListState.self).status == .loaded(TodoFixture.sorted))
+            #expect(try await app.bridge.probe("state", as: TodoListState.self).status == .loaded(TodoFixture.sorted))
         }
     }
 
@@ -129,7 +129,7 @@ struct TodoAcceptanceTests {
         server.stub(.get("/todos"), .status(503))
         try await TerminalApp.with(TodoFixture.launch(network: server)) { app in
             try app.session.press(.enter)
-            let events = try await app.requireBridge().nextEvents(3, named: "state")
+            let events = try await app.bridge.nextEvents(3, named: "state")
             #expect(try events.map { try $0.decode(as: String.self) } == ["idle", "loading", "error"])
         }
     }

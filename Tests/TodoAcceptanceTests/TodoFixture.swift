@@ -69,6 +69,6 @@ extension TerminalApp {
 
     /// The app's `database.save` spy.
     func saves() throws -> SpyHandle<[Todo]> {
-        try requireBridge().spy("database.save", as: [Todo].self)
+        try bridge.spy("database.save", as: [Todo].self)
     }
 }

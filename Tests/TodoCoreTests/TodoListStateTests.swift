@@ -16,7 +16,7 @@ import TodoCore
     }
 
     @Test func startLoadsThenShowsTheSortedListAndSavesIt() {
-        assert(
+        assertSteps(
             initialValue: TodoListState(),
             reducer: Self.reduce,
             steps:
@@ -28,7 +28,7 @@ import TodoCore
     }
 
     @Test func aFailedLoadShowsTheReasonAndSavesNothing() {
-        assert(
+        assertSteps(
             initialValue: TodoListState(),
             reducer: Self.reduce,
             steps:
@@ -38,7 +38,7 @@ import TodoCore
     }
 
     @Test func tryAgainLoadsAgainAndCanSucceed() {
-        assert(
+        assertSteps(
             initialValue: TodoListState(status: .error(reason: "x")),
             reducer: Self.reduce,
             steps:
@@ -70,18 +70,18 @@ import TodoCore
 
     @Test(arguments: ignored)
     func inputThatMakesNoSenseLeavesTheStateUnchanged(status: TodoListState.Status, message: TodoListMessage) {
-        assert(initialValue: TodoListState(status: status), reducer: Self.reduce, steps: Step(message))
+        assertSteps(initialValue: TodoListState(status: status), reducer: Self.reduce, steps: Step(message))
     }
 
     @Test(arguments: [TodoListState.Status.idle, .loading, .loaded(sorted), .error(reason: "x")])
     func quitIsAnEffectInEveryStatus(status: TodoListState.Status) {
-        assert(initialValue: TodoListState(status: status), reducer: Self.reduce, steps: Step(.quit, effect: .quit))
+        assertSteps(initialValue: TodoListState(status: status), reducer: Self.reduce, steps: Step(.quit, effect: .quit))
     }
 
     static let hundred = (1 ... 100).map { Todo(userId: 1, id: $0, title: String(format: "item %03d", $0), completed: false) }
 
     @Test func scrollingKeepsTheSelectionVisibleAndClamped() {
-        assert(
+        assertSteps(
             initialValue: TodoListState(status: .loaded(Self.hundred), pageSize: 10),
             reducer: Self.reduce,
             steps:
@@ -99,7 +99,7 @@ import TodoCore
     }
 
     @Test func anEmptyListCannotBeScrolled() {
-        assert(
+        assertSteps(
             initialValue: TodoListState(),
             reducer: Self.reduce,
             steps:

@@ -84,7 +84,7 @@ public enum AppExpectation: Sendable, CustomStringConvertible {
     case regex(String)
     /// The screen satisfies a predicate, described for failure messages.
     case screen(String, @Sendable (ScreenSnapshot) -> Bool)
-    /// Once the screen is quiet, it matches the snapshot `name` (masks and style as in `assertScreenSnapshot`).
+    /// Once the screen is quiet, it matches the snapshot `name` (masks and style as in the `.screen(masks:style:)` strategy).
     case snapshot(String, masks: [SnapshotMask] = [], style: Bool = false)
     /// The app's spy has recorded exactly this many calls (waits for the last of them).
     case spyCount(String, Int)

@@ -95,7 +95,7 @@ public struct SnapshotMatrix: Sendable {
         public func screen(launching launch: AppLaunch) async throws -> ScreenSnapshot {
             try await TerminalApp.with(applied(to: launch)) { app in
                 if case .call(let handler, let json) = sample.setup {
-                    _ = try await app.requireBridge().callRaw(handler, params: try RawJSON(validating: Data(json.utf8)))
+                    _ = try await app.bridge.callRaw(handler, params: try RawJSON(validating: Data(json.utf8)))
                 }
                 _ = try await app.session.waitFor(text: sample.readyText)
                 return try await app.session.waitUntilStable(quietFor: .milliseconds(30))
@@ -112,8 +112,8 @@ public struct SnapshotMatrix: Sendable {
             function: String = #function, line: UInt = #line, column: UInt = #column
         ) async throws {
             let screen = try await screen(launching: launch)
-            assertScreenSnapshot(
-                screen, named: name, masks: masks, style: true, record: record,
+            Harness.assertSnapshot(
+                of: screen, as: .screen(masks: masks, style: true), named: name, record: record,
                 fileID: fileID, filePath: filePath, function: function, line: line, column: column
             )
         }

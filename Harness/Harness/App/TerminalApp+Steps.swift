@@ -54,7 +54,7 @@ extension TerminalApp {
         case .press(let keys): try session.press(keys)
         case .paste(let text): try session.paste(text)
         case .resize(let cols, let rows): try session.resize(cols: cols, rows: rows)
-        case .call(let name, let json): _ = try await requireBridge().callRaw(name, params: try RawJSON(validating: Data(json.utf8)))
+        case .call(let name, let json): _ = try await bridge.callRaw(name, params: try RawJSON(validating: Data(json.utf8)))
         case .perform(_, let body): try await body(self)
         }
     }
@@ -71,18 +71,18 @@ extension TerminalApp {
             _ = try await session.waitFor(description, where: predicate)
         case .snapshot(let name, let masks, let style):
             let screen = try await session.waitUntilStable(quietFor: .milliseconds(30))
-            return verifyScreenSnapshot(
-                screen, named: name, masks: masks, style: style,
+            return verifySnapshot(
+                of: screen, as: .screen(masks: masks, style: style), named: name,
                 fileID: location.fileID, filePath: location.filePath, function: "steps",
                 line: location.line, column: location.column
             )
         case .spyCount(let name, let count):
-            let spy = try requireBridge().spy(name, as: AnyRecordedValue.self)
+            let spy = try bridge.spy(name, as: AnyRecordedValue.self)
             if count > 0 { _ = try await spy.waitForCall(number: count) }
             let actual = try await spy.count
             if actual != count { return "but it has \(actual)" }
         case .events(let name, let values):
-            let events = try await requireBridge().nextEvents(values.count, named: name)
+            let events = try await bridge.nextEvents(values.count, named: name)
             let actual = events.map(\.value.text)
             if actual != values { return "but they were: \(actual.joined(separator: ", "))" }
         case .exit(let status):

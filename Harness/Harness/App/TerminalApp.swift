@@ -9,7 +9,7 @@ import Synchronization
 /// try await TerminalApp.with(launch) { app in
 ///     try app.session.press(.enter)
 ///     try await app.session.waitFor(text: "Loading…")
-///     #expect(try await app.bridge!.spy("database.save", as: [Todo].self).count == 0)
+///     #expect(try await app.bridge.spy("database.save", as: [Todo].self).count == 0)
 ///     #expect(!app.sandbox.exists("todos.json"))
 /// }
 /// ```
@@ -19,14 +19,18 @@ public final class TerminalApp: Sendable {
     /// The app's private storage directory, passed as `--harness-storage`.
     public let sandbox: Sandbox
     /// The bridge into the app; nil unless launched with ``LaunchProtocol/bridge``.
-    public let bridge: AppBridge?
+    public let connectedBridge: AppBridge?
+    /// The launch protocol the app was launched with (named in errors).
+    public let launchProtocol: LaunchProtocol
     private let listener: BridgeListener?
     private let closed = Mutex(false)
 
-    private init(session: TerminalSession, sandbox: Sandbox, bridge: AppBridge?, listener: BridgeListener?) {
+    private init(session: TerminalSession, sandbox: Sandbox, bridge: AppBridge?, listener: BridgeListener?,
+                 launchProtocol: LaunchProtocol) {
+        self.launchProtocol = launchProtocol
         self.session = session
         self.sandbox = sandbox
-        self.bridge = bridge
+        self.connectedBridge = bridge
         self.listener = listener
     }
 
@@ -98,7 +102,8 @@ public final class TerminalApp: Sendable {
                     throw error
                 }
             }
-            return TerminalApp(session: session, sandbox: sandbox, bridge: bridge, listener: listener)
+            return TerminalApp(session: session, sandbox: sandbox, bridge: bridge, listener: listener,
+                               launchProtocol: launch.launchProtocol)
         } catch {
             _ = sandbox.close(failed: false)
             throw error
@@ -153,7 +158,7 @@ public final class TerminalApp: Sendable {
         if let status = session.exitStatus { text += "\nthe app \(status)" }
         try Data((text + "\n").utf8).write(to: folder.appendingPathComponent("screen.txt"))
         try Data(ScreenSVG.render(screen).utf8).write(to: folder.appendingPathComponent("screen.svg"))
-        if let bridge {
+        if let bridge = connectedBridge {
             let events = bridge.receivedEvents.map { #"{"seq": \#($0.seq), "name": \#(Self.jsonString($0.name)), "value": \#($0.value.text)}"# }
             try Data(("[\n" + events.joined(separator: ",\n") + "\n]\n").utf8).write(to: folder.appendingPathComponent("events.json"))
         }
@@ -165,10 +170,21 @@ public final class TerminalApp: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The bridge into the app.
+    ///
+    /// - Throws: `BridgeError.notLaunched` when the app was launched without a bridge (its
+    ///   launch protocol was not `.bridge`), saying how to launch it with one.
+    public var bridge: AppBridge {
+        get throws(BridgeError) {
+            guard let connectedBridge else { throw .notLaunched(launchProtocol: "\(launchProtocol)") }
+            return connectedBridge
+        }
+    }
+
     /// The bridge, or an error saying the app was launched without one.
+    @available(*, deprecated, renamed: "bridge")
     public func requireBridge() throws -> AppBridge {
-        guard let bridge else { throw BridgeError.closed }
-        return bridge
+        try bridge
     }
 
     /// Ends the app's process group (SIGHUP/SIGTERM, then SIGKILL) and returns how it ended.

@@ -99,7 +99,7 @@ public func verifySteps<State: Equatable, Message, Effect: Equatable>(
 /// under Swift Testing or XCTest.
 ///
 /// ```swift
-/// assert(
+/// assertSteps(
 ///     initialValue: TodoListState(),
 ///     reducer: { state, message in state.handle(message) },
 ///     steps:
@@ -107,16 +107,16 @@ public func verifySteps<State: Equatable, Message, Effect: Equatable>(
 ///         Step(.todosReceived(.failure(oops))) { $0.status = .error(reason: oops.reason) }
 /// )
 /// ```
-public func assert<State: Equatable, Message, Effect: Equatable>(
+public func assertSteps<State: Equatable, Message, Effect: Equatable>(
     initialValue: State,
     reducer: (inout State, Message) -> Effect?,
     steps: Step<State, Message, Effect>...
 ) {
-    assert(initialValue: initialValue, reducer: reducer, steps: steps)
+    assertSteps(initialValue: initialValue, reducer: reducer, steps: steps)
 }
 
-/// The array form of ``assert(initialValue:reducer:steps:)-variadic``.
-public func assert<State: Equatable, Message, Effect: Equatable>(
+/// The array form of ``assertSteps(initialValue:reducer:steps:)-variadic``.
+public func assertSteps<State: Equatable, Message, Effect: Equatable>(
     initialValue: State,
     reducer: (inout State, Message) -> Effect?,
     steps: [Step<State, Message, Effect>]

@@ -36,6 +36,8 @@ public enum BridgeError: Error, Sendable, CustomStringConvertible {
     case unencodable(type: String, detail: String)
     /// The bridge was closed by the test.
     case closed
+    /// The app was launched without a bridge (`launchProtocol` is not `.bridge`).
+    case notLaunched(launchProtocol: String)
 
     /// A readable explanation, with diagnostics appended when present.
     public var description: String {
@@ -71,6 +73,9 @@ public enum BridgeError: Error, Sendable, CustomStringConvertible {
             return "params of type \(type) cannot be sent: \(detail)"
         case .closed:
             return "the bridge is closed"
+        case .notLaunched(let launchProtocol):
+            return "the app was launched without a bridge (launch protocol .\(launchProtocol)); "
+                + "set `launch.launchProtocol = .bridge` to reach its spies, probes and events"
         }
     }
 

@@ -17,10 +17,13 @@ public enum TerminalSessionError: Error, Sendable, CustomStringConvertible {
     /// A wait ran out of time. `screen` is framed so trailing blanks show; `lastBytes` is the
     /// escaped printable form of the last bytes the program wrote; `output` is the end of the
     /// printed text after the output cursor (what an output wait could have matched).
-    case timeout(waitingFor: String, after: Duration, screen: String, lastBytes: String, output: String)
+    /// `location` is where the wait was written (set by the public waits; nil inside the core).
+    case timeout(waitingFor: String, after: Duration, screen: String, lastBytes: String, output: String,
+                 location: SourceCodeLocation? = nil)
     /// The program ended while a wait was pending and neither its final screen nor its output
     /// satisfies it. `output` is the end of the printed text after the output cursor.
-    case exitedWhileWaiting(waitingFor: String, status: ExitStatus, screen: String, output: String)
+    case exitedWhileWaiting(waitingFor: String, status: ExitStatus, screen: String, output: String,
+                            location: SourceCodeLocation? = nil)
 
     /// A readable, multi-line explanation including the screen where there is one.
     public var description: String {
@@ -39,24 +42,43 @@ public enum TerminalSessionError: Error, Sendable, CustomStringConvertible {
             return "The terminal session was already terminated"
         case .invalidRegex(let pattern, let reason):
             return "Invalid regular expression \(pattern.debugDescription): \(reason)"
-        case .timeout(let waitingFor, let after, let screen, let lastBytes, let output):
+        case .timeout(let waitingFor, let after, let screen, let lastBytes, let output, let location):
             return """
-                Timed out after \(Self.format(after)) waiting for \(waitingFor).
+                \(Self.prefix(location))Timed out after \(Self.format(after)) waiting for \(waitingFor).
                 Screen:
                 \(screen)
                 Output since the last output match:
                 \(output)
                 Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)
                 """
-        case .exitedWhileWaiting(let waitingFor, let status, let screen, let output):
+        case .exitedWhileWaiting(let waitingFor, let status, let screen, let output, let location):
             return """
-                The program \(status) while waiting for \(waitingFor).
+                \(Self.prefix(location))The program \(status) while waiting for \(waitingFor).
                 Last screen:
                 \(screen)
                 Output since the last output match:
                 \(output)
                 """
         }
+    }
+
+    /// This error with the place the wait was written, when it is a wait's error without one.
+    func at(_ location: SourceCodeLocation) -> TerminalSessionError {
+        switch self {
+        case .timeout(let waitingFor, let after, let screen, let lastBytes, let output, nil):
+            return .timeout(waitingFor: waitingFor, after: after, screen: screen, lastBytes: lastBytes, output: output,
+                            location: location)
+        case .exitedWhileWaiting(let waitingFor, let status, let screen, let output, nil):
+            return .exitedWhileWaiting(waitingFor: waitingFor, status: status, screen: screen, output: output,
+                                       location: location)
+        default:
+            return self
+        }
+    }
+
+    /// `"Tests/LoginTests.swift:42: "` (the file as `#fileID` names it), or "" without a location.
+    private static func prefix(_ location: SourceCodeLocation?) -> String {
+        location.map { "\($0.fileID):\($0.line): " } ?? ""
     }
 
     /// `"1.5 s"`, `"200 ms"`.

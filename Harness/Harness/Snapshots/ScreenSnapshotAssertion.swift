@@ -1,12 +1,15 @@
 import Foundation
 import TerminalEmulator
 
+// The screen's own assertions, from before screens were strategies of `assertSnapshot`.
+
 /// Compares a screen with its reference snapshot and returns the failure message, or `nil`.
 ///
 /// The reference is the framed text of the screen (with the style layer when `style` is true),
 /// after `masks` are applied; its SVG picture is written beside it whenever the text is written,
 /// and both go to the artifacts folder on failure. Files and record modes are as in
 /// ``verifySnapshot(of:as:named:record:snapshotDirectory:artifactsDirectory:fileID:filePath:function:line:column:)``.
+@available(*, deprecated, message: "use verifySnapshot(of: screen, as: .screen(masks:style:))")
 public func verifyScreenSnapshot(
     _ screen: ScreenSnapshot,
     named name: String? = nil,
@@ -21,9 +24,8 @@ public func verifyScreenSnapshot(
     line: UInt = #line,
     column: UInt = #column
 ) -> String? {
-    let strategy: Snapshotting<ScreenSnapshot, String> = style ? .styledScreen : .framedScreen
-    return verifySnapshot(
-        of: screen, as: strategy.masking(masks), named: name, record: record,
+    verifySnapshot(
+        of: screen, as: .screen(masks: masks, style: style), named: name, record: record,
         snapshotDirectory: snapshotDirectory, artifactsDirectory: artifactsDirectory,
         fileID: fileID, filePath: filePath, function: function, line: line, column: column
     )
@@ -40,6 +42,7 @@ public func verifyScreenSnapshot(
 ///     // __Snapshots__/<TestFile>/idle.idle.txt and idle.idle.svg
 /// }
 /// ```
+@available(*, deprecated, message: "use assertSnapshot(of: screen, as: .screen(masks:style:))")
 public func assertScreenSnapshot(
     _ screen: ScreenSnapshot,
     named name: String? = nil,
@@ -54,8 +57,8 @@ public func assertScreenSnapshot(
     line: UInt = #line,
     column: UInt = #column
 ) {
-    if let message = verifyScreenSnapshot(
-        screen, named: name, masks: masks, style: style, record: record,
+    if let message = verifySnapshot(
+        of: screen, as: .screen(masks: masks, style: style), named: name, record: record,
         snapshotDirectory: snapshotDirectory, artifactsDirectory: artifactsDirectory,
         fileID: fileID, filePath: filePath, function: function, line: line, column: column
     ) {

@@ -13,14 +13,14 @@ import Testing
 ///
 /// - Parameters:
 ///   - value: What to snapshot.
-///   - strategy: How (``Snapshotting``): `.framedScreen`, `.styledScreen`, `.json`, `.dump`, `.lines`...
+///   - strategy: How (``SnapshotStrategy``): `.framedScreen`, `.styledScreen`, `.json`, `.dump`, `.lines`...
 ///   - name: The snapshot's name in its file name; `nil` numbers it.
 ///   - record: The record mode; `nil` reads `HARNESS_RECORD` (see ``SnapshotRecordMode``).
 ///   - snapshotDirectory: The folder holding the references, instead of `__Snapshots__/<TestFile>`.
 ///   - artifactsDirectory: Where actual snapshots go on failure, instead of ``HarnessArtifacts``.
 public func verifySnapshot<Value, Format>(
     of value: Value,
-    as strategy: Snapshotting<Value, Format>,
+    as strategy: SnapshotStrategy<Value, Format>,
     named name: String? = nil,
     record: SnapshotRecordMode? = nil,
     snapshotDirectory: URL? = nil,
@@ -52,7 +52,7 @@ public func verifySnapshot<Value, Format>(
 /// ```
 public func assertSnapshot<Value, Format>(
     of value: Value,
-    as strategy: Snapshotting<Value, Format>,
+    as strategy: SnapshotStrategy<Value, Format>,
     named name: String? = nil,
     record: SnapshotRecordMode? = nil,
     snapshotDirectory: URL? = nil,
@@ -84,7 +84,7 @@ struct SnapshotVerifier {
     var artifactsDirectory: URL?
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
-    func verify<Value, Format>(_ value: Value, as strategy: Snapshotting<Value, Format>) -> String? {
+    func verify<Value, Format>(_ value: Value, as strategy: SnapshotStrategy<Value, Format>) -> String? {
         do {
             return try run(value, as: strategy)
         } catch {
@@ -92,7 +92,7 @@ struct SnapshotVerifier {
         }
     }
 
-    private func run<Value, Format>(_ value: Value, as strategy: Snapshotting<Value, Format>) throws(SnapshotError) -> String? {
+    private func run<Value, Format>(_ value: Value, as strategy: SnapshotStrategy<Value, Format>) throws(SnapshotError) -> String? {
         let mode: SnapshotRecordMode
         if let record { mode = record } else { mode = try SnapshotRecordMode.fromEnvironment(environment) }
         let testName = Self.testName(of: function)

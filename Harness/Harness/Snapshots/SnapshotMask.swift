@@ -7,10 +7,10 @@ import TerminalEmulator
 /// where the dynamic content was.
 ///
 /// ```swift
-/// assertScreenSnapshot(screen, masks: [
+/// assertSnapshot(of: screen, as: .screen(masks: [
 ///     .regex(#"\d\d:\d\d:\d\d"#),                                  // the clock
 ///     .region(ScreenRegion(row: 0, col: 70, width: 10, height: 1)),  // the spinner's corner
-/// ])
+/// ]))
 /// ```
 public enum SnapshotMask: Sendable, Hashable {
     /// Every match of a regular expression (Swift `Regex` syntax), searched row by row on a

@@ -15,7 +15,7 @@ extension TerminalSession {
     public func waitFor(
         text: String,
         timeout: Duration? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
         let scan = ScrolledLineScan(horizon: core.currentScreenHorizon)
         let screen = try await waitFor(
@@ -36,7 +36,7 @@ extension TerminalSession {
     public func waitFor(
         regex pattern: String,
         timeout: Duration? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
         let expression = try CompiledRegex(lines: pattern)
         let horizon = core.currentScreenHorizon
@@ -76,9 +76,11 @@ extension TerminalSession {
     public func waitForOutput(
         text: String,
         timeout: Duration? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> OutputMatch {
-        try await waitForOutput(.text(text), timeout: timeout)
+        try await waitForOutput(
+            .text(text), timeout: timeout,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Waits until `pattern` (an `NSRegularExpression` pattern, `^`/`$` at line breaks)
@@ -88,14 +90,17 @@ extension TerminalSession {
     public func waitForOutput(
         regex pattern: String,
         timeout: Duration? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> OutputMatch {
-        return try await waitForOutput(.regex(try CompiledRegex(lines: pattern), pattern: pattern), timeout: timeout)
+        return try await waitForOutput(
+            .regex(try CompiledRegex(lines: pattern), pattern: pattern), timeout: timeout,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    private func waitForOutput(_ pattern: OutputPattern, timeout: Duration?) async throws -> OutputMatch {
+    private func waitForOutput(_ pattern: OutputPattern, timeout: Duration?, location: SourceCodeLocation) async throws -> OutputMatch {
         let outcome = try await core.wait(
-            description: pattern.description, condition: .output(pattern), timeout: timeout ?? core.defaultTimeout)
+            description: pattern.description, condition: .output(pattern), timeout: timeout ?? core.defaultTimeout,
+            location: location)
         guard case .output(let match) = outcome else { preconditionFailure("an output wait resolved with something else") }
         return match
     }
@@ -121,11 +126,12 @@ extension TerminalSession {
     public func waitFor(
         _ description: String,
         timeout: Duration? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         where predicate: @escaping @Sendable (ScreenSnapshot) -> Bool
     ) async throws -> ScreenSnapshot {
         let outcome = try await core.wait(
-            description: description, condition: .screen(predicate), timeout: timeout ?? core.defaultTimeout)
+            description: description, condition: .screen(predicate), timeout: timeout ?? core.defaultTimeout,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         guard case .screen(let screen) = outcome else { preconditionFailure("a screen wait resolved with an exit") }
         return screen
     }
@@ -137,13 +143,14 @@ extension TerminalSession {
     public func waitUntilStable(
         quietFor: Duration = .milliseconds(200),
         timeout: Duration? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
         let quiet = SessionCore.nanoseconds(quietFor)
         let outcome = try await core.wait(
             description: "the screen to be stable for \(TerminalSessionError.format(quietFor))",
             condition: .stable(quietNanoseconds: quiet, registeredUptime: DispatchTime.now().uptimeNanoseconds),
-            timeout: timeout ?? core.defaultTimeout)
+            timeout: timeout ?? core.defaultTimeout,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         guard case .screen(let screen) = outcome else { preconditionFailure("a stability wait resolved with an exit") }
         return screen
     }
@@ -152,10 +159,11 @@ extension TerminalSession {
     @discardableResult
     public func waitForExit(
         timeout: Duration? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ExitStatus {
         let outcome = try await core.wait(
-            description: "the program to exit", condition: .exit, timeout: timeout ?? core.defaultTimeout)
+            description: "the program to exit", condition: .exit, timeout: timeout ?? core.defaultTimeout,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         guard case .exit(let status) = outcome else { preconditionFailure("an exit wait resolved with a screen") }
         return status
     }
@@ -163,15 +171,19 @@ extension TerminalSession {
 
 extension SessionCore {
     /// Registers a wait and suspends until it resolves; cancelling the task resumes it with
-    /// `CancellationError`.
-    func wait(description: String, condition: WaitCondition, timeout: Duration) async throws -> WaitOutcome {
+    /// `CancellationError`. A timeout or exit error names `location`, where the wait was written.
+    func wait(description: String, condition: WaitCondition, timeout: Duration, location: SourceCodeLocation) async throws -> WaitOutcome {
         let id = makeWaiterID()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                register(id: id, description: description, condition: condition, timeout: timeout, continuation: continuation)
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    register(id: id, description: description, condition: condition, timeout: timeout, continuation: continuation)
+                }
+            } onCancel: {
+                cancelWaiter(id)
             }
-        } onCancel: {
-            cancelWaiter(id)
+        } catch let error as TerminalSessionError {
+            throw error.at(location)
         }
     }
 }

@@ -7,7 +7,7 @@ extension FlowRun {
     private var bridge: AppBridge {
         get throws(FlowStepFailure) {
             guard let app else { throw FlowStepFailure("the app is not running (no launch yet)", showsScreen: false) }
-            guard let bridge = app.bridge else { throw FlowStepFailure("the app has no bridge") }
+            guard let bridge = app.connectedBridge else { throw FlowStepFailure("the app has no bridge") }
             return bridge
         }
     }
@@ -59,7 +59,7 @@ extension FlowRun {
         }
         guard let last, last != expected else { return }
         let pretty = { (value: JSONValue) in String(decoding: Self.prettyJSON(value), as: UTF8.self) }
-        let diff = Diffing<String>.lines.diff(pretty(expected), pretty(last)) ?? ""
+        let diff = SnapshotDiffing<String>.lines.diff(pretty(expected), pretty(last)) ?? ""
         throw FlowStepFailure("the spy's last call differs from \(file.written)", details: diff, showsScreen: false)
     }
 
@@ -105,7 +105,7 @@ extension FlowRun {
 
     /// The bridge events received so far, as a JSON array (for artifacts), or nil without a bridge.
     func eventsJSON() -> Data? {
-        guard let bridge = app?.bridge else { return nil }
+        guard let bridge = app?.connectedBridge else { return nil }
         let events: [JSONValue] = bridge.receivedEvents.map { event in
             .object([
                 "seq": .number(Double(event.seq)),

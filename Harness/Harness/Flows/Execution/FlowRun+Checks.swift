@@ -46,7 +46,7 @@ extension FlowRun {
         let decode = { (data: Data) in String(data: data, encoding: .utf8) }
         var details = "expected (\(file.written)): \(expected.count) bytes, actual: \(actual.count) bytes"
         if let expectedText = decode(expected), let actualText = decode(actual) {
-            details += "\n" + (Diffing<String>.lines.diff(expectedText, actualText) ?? "(they differ only in a final newline)")
+            details += "\n" + (SnapshotDiffing<String>.lines.diff(expectedText, actualText) ?? "(they differ only in a final newline)")
         }
         throw FlowStepFailure("\(name) differs from \(file.written)", details: details, showsScreen: false)
     }

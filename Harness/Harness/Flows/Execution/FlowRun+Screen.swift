@@ -90,12 +90,12 @@ extension FlowRun {
     /// could have matched); otherwise the last bytes received.
     static func waitFailure(_ error: any Error, what: String, limit: Duration, output: Bool = false) -> FlowStepFailure {
         switch error {
-        case TerminalSessionError.timeout(_, _, _, let lastBytes, let printed):
+        case TerminalSessionError.timeout(_, _, _, let lastBytes, let printed, _):
             let details = output
                 ? "Output since the last output match:\n\(printed)"
                 : "Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)"
             return FlowStepFailure("\(what) within \(FlowDurationParser.format(limit))", details: details)
-        case TerminalSessionError.exitedWhileWaiting(_, let status, _, let printed):
+        case TerminalSessionError.exitedWhileWaiting(_, let status, _, let printed, _):
             if output {
                 return FlowStepFailure("the program \(status) without printing it",
                                        details: "Output since the last output match:\n\(printed)")
@@ -128,7 +128,7 @@ extension FlowRun {
 
     /// `render` is the strategy's text (what the step waits for when a reference exists).
     private func snapshot(
-        _ name: String, as strategy: Snapshotting<ScreenSnapshot, String>,
+        _ name: String, as strategy: SnapshotStrategy<ScreenSnapshot, String>,
         render: @escaping @Sendable (ScreenSnapshot) -> String
     ) async throws {
         let session = try session
@@ -142,7 +142,7 @@ extension FlowRun {
             .appendingPathComponent("__Snapshots__", isDirectory: true)
             .appendingPathComponent(flow.name, isDirectory: true)
         let reference = directory.appendingPathComponent("\(SnapshotVerifier.sanitized(flow.name)).\(SnapshotVerifier.sanitized(name)).txt")
-        let expected = (try? Data(contentsOf: reference)).flatMap { Diffing<String>.lines.fromData($0) }
+        let expected = (try? Data(contentsOf: reference)).flatMap { SnapshotDiffing<String>.lines.fromData($0) }
         var screen = session.screen
         if let expected, mode != .all {
             screen = (try? await session.waitFor("the snapshot \(name)", timeout: timeout) { render($0) == expected })

@@ -11,13 +11,13 @@ import Foundation
 /// assertSnapshot(of: Point(x: 1, y: 2), as: .json)
 ///
 /// // A strategy for a view model, made from the screen strategy:
-/// let screenOfModel = Snapshotting<ScreenSnapshot, String>.framedScreen.pullback { (model: Model) in render(model) }
+/// let screenOfModel = SnapshotStrategy<ScreenSnapshot, String>.framedScreen.pullback { (model: Model) in render(model) }
 /// ```
-public struct Snapshotting<Value, Format> {
+public struct SnapshotStrategy<Value, Format> {
     /// The reference file's extension, without the dot (`"txt"`).
     public var pathExtension: String
     /// How the format is stored and compared.
-    public var diffing: Diffing<Format>
+    public var diffing: SnapshotDiffing<Format>
     /// Turns a value into its format; may throw (an encoding error, say), which fails the assertion.
     public var snapshot: (Value) throws -> Format
     /// Extra files written beside the reference whenever it is written, and beside the actual
@@ -27,7 +27,7 @@ public struct Snapshotting<Value, Format> {
     /// Creates a strategy.
     public init(
         pathExtension: String,
-        diffing: Diffing<Format>,
+        diffing: SnapshotDiffing<Format>,
         companions: [SnapshotCompanion<Value>] = [],
         snapshot: @escaping (Value) throws -> Format
     ) {
@@ -39,9 +39,9 @@ public struct Snapshotting<Value, Format> {
 
     /// A strategy for `NewValue`: values are first turned into `Value` by `transform`, then
     /// snapshotted as this strategy does (companions included).
-    public func pullback<NewValue>(_ transform: @escaping (NewValue) throws -> Value) -> Snapshotting<NewValue, Format> {
+    public func pullback<NewValue>(_ transform: @escaping (NewValue) throws -> Value) -> SnapshotStrategy<NewValue, Format> {
         let snapshot = self.snapshot
-        return Snapshotting<NewValue, Format>(
+        return SnapshotStrategy<NewValue, Format>(
             pathExtension: pathExtension,
             diffing: diffing,
             companions: companions.map { $0.pullback(transform) },

@@ -1,33 +1,39 @@
 import Foundation
 import TerminalEmulator
 
-extension Snapshotting where Value == ScreenSnapshot, Format == String {
+extension SnapshotStrategy where Value == ScreenSnapshot, Format == String {
     /// The screen as framed text (`ScreenSnapshot.framed()`: a box so trailing blanks show, then
     /// the cursor line), with its SVG picture as a companion file.
-    public static var framedScreen: Snapshotting<ScreenSnapshot, String> {
-        Snapshotting(pathExtension: "txt", diffing: .lines, companions: [.svg]) { $0.framed() }
+    public static var framedScreen: SnapshotStrategy<ScreenSnapshot, String> {
+        SnapshotStrategy(pathExtension: "txt", diffing: .lines, companions: [.svg]) { $0.framed() }
+    }
+
+    /// The screen as framed text, with the style layer when `style`, after `masks` are applied:
+    /// `assertSnapshot(of: screen, as: .screen(masks: [.regex(#"\d\d:\d\d"#)], style: true))`.
+    public static func screen(masks: [SnapshotMask] = [], style: Bool = false) -> SnapshotStrategy<ScreenSnapshot, String> {
+        (style ? styledScreen : framedScreen).masking(masks)
     }
 
     /// The transcript as framed text (`ScreenSnapshot.framedTranscript()`): the lines that
     /// scrolled off, then the screen, down to its last non-blank row or the cursor. For
     /// line-oriented programs whose output is longer than a screen.
-    public static var transcript: Snapshotting<ScreenSnapshot, String> {
-        Snapshotting(pathExtension: "txt", diffing: .lines) { $0.framedTranscript() }
+    public static var transcript: SnapshotStrategy<ScreenSnapshot, String> {
+        SnapshotStrategy(pathExtension: "txt", diffing: .lines) { $0.framedTranscript() }
     }
 
     /// The framed text followed by the style layer (``ScreenStyleLayer``): runs of colors and
     /// attributes, for tests that care about them. The SVG picture is a companion file.
-    public static var styledScreen: Snapshotting<ScreenSnapshot, String> {
-        Snapshotting(pathExtension: "txt", diffing: .lines, companions: [.svg]) { screen in
+    public static var styledScreen: SnapshotStrategy<ScreenSnapshot, String> {
+        SnapshotStrategy(pathExtension: "txt", diffing: .lines, companions: [.svg]) { screen in
             screen.framed() + "\n" + ScreenStyleLayer.text(of: screen)
         }
     }
 }
 
-extension Snapshotting where Value == ScreenSnapshot {
+extension SnapshotStrategy where Value == ScreenSnapshot {
     /// This strategy applied to the screen with `masks` applied first, so the text, the style
     /// layer and the SVG picture all show the fill instead of the dynamic content.
-    public func masking(_ masks: [SnapshotMask]) -> Snapshotting<ScreenSnapshot, Format> {
+    public func masking(_ masks: [SnapshotMask]) -> SnapshotStrategy<ScreenSnapshot, Format> {
         guard !masks.isEmpty else { return self }
         return pullback { (screen: ScreenSnapshot) throws -> ScreenSnapshot in
             try SnapshotMask.apply(masks, to: screen)
@@ -35,7 +41,7 @@ extension Snapshotting where Value == ScreenSnapshot {
     }
 
     /// This strategy without companion files (no SVG picture).
-    public var withoutCompanions: Snapshotting<ScreenSnapshot, Format> {
+    public var withoutCompanions: SnapshotStrategy<ScreenSnapshot, Format> {
         var copy = self
         copy.companions = []
         return copy

@@ -7,10 +7,10 @@ import Foundation
 /// of the difference (for text: unified-diff hunks).
 ///
 /// ```swift
-/// let lines = Diffing<String>.lines
+/// let lines = SnapshotDiffing<String>.lines
 /// lines.diff("a\nb", "a\nc")   // "@@ -1,2 +1,2 @@\n a\n-b\n+c"
 /// ```
-public struct Diffing<Format> {
+public struct SnapshotDiffing<Format> {
     /// The bytes written to the reference file.
     public var toData: (Format) -> Data
     /// The format read back from a reference file; `nil` when the bytes are not valid for it.
@@ -30,11 +30,11 @@ public struct Diffing<Format> {
     }
 }
 
-extension Diffing where Format == String {
+extension SnapshotDiffing where Format == String {
     /// Text stored as UTF-8 with one final newline, compared line by line, differences shown as
     /// a unified diff with three lines of context (reference lines `-`, actual lines `+`).
-    public static var lines: Diffing<String> {
-        Diffing(
+    public static var lines: SnapshotDiffing<String> {
+        SnapshotDiffing(
             toData: { Data(($0 + "\n").utf8) },
             fromData: { data in
                 guard var text = String(data: data, encoding: .utf8) else { return nil }

@@ -1,0 +1,117 @@
+import TerminalEmulator
+
+/// What a test does with the app most, without going through `session`: typing, keys, the
+/// screen, waits on the screen and on the output. Each forwards to ``TerminalApp/session``.
+///
+/// ```swift
+/// try await TerminalApp.with(launch) { app in
+///     try app.press(.enter)
+///     try await app.waitFor(text: "Todos (7)")
+///     assertSnapshot(of: app.screen, as: .screen(), named: "loaded")
+/// }
+/// ```
+extension TerminalApp {
+    // MARK: - Input
+
+    /// Writes bytes to the app's terminal (``TerminalSession/send(_:)``).
+    public func send(_ bytes: [UInt8]) throws { try session.send(bytes) }
+
+    /// Types text (``TerminalSession/type(_:)``).
+    public func type(_ text: String) throws { try session.type(text) }
+
+    /// Presses keys in order (``TerminalSession/press(_:)-(Key...)``).
+    public func press(_ keys: Key...) throws { try session.press(keys) }
+
+    /// Presses keys in order.
+    public func press(_ keys: [Key]) throws { try session.press(keys) }
+
+    /// Pastes text, bracketed when the app enabled bracketed paste (``TerminalSession/paste(_:)``).
+    public func paste(_ text: String) throws { try session.paste(text) }
+
+    /// Resizes the terminal; the app gets SIGWINCH.
+    public func resize(cols: Int, rows: Int) throws { try session.resize(cols: cols, rows: rows) }
+
+    // MARK: - The screen and the output
+
+    /// The screen now.
+    public var screen: ScreenSnapshot { session.screen }
+
+    /// How the app ended, once it has.
+    public var exitStatus: ExitStatus? { session.exitStatus }
+
+    /// What the app printed after the output cursor (``TerminalSession/outputAfterCursor``).
+    public var outputAfterCursor: String { session.outputAfterCursor }
+
+    /// Moves the output cursor past everything printed so far (``TerminalSession/consumeOutput()``).
+    @discardableResult
+    public func consumeOutput() -> String { session.consumeOutput() }
+
+    // MARK: - Waits
+
+    /// ``TerminalSession/waitFor(text:timeout:fileID:filePath:line:column:)``.
+    @discardableResult
+    public func waitFor(
+        text: String, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ScreenSnapshot {
+        try await session.waitFor(text: text, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``TerminalSession/waitFor(regex:timeout:fileID:filePath:line:column:)``.
+    @discardableResult
+    public func waitFor(
+        regex pattern: String, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ScreenSnapshot {
+        try await session.waitFor(regex: pattern, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``TerminalSession/waitFor(_:timeout:fileID:filePath:line:column:where:)``.
+    @discardableResult
+    public func waitFor(
+        _ description: String, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        where predicate: @escaping @Sendable (ScreenSnapshot) -> Bool
+    ) async throws -> ScreenSnapshot {
+        try await session.waitFor(
+            description, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column, where: predicate)
+    }
+
+    /// ``TerminalSession/waitUntilStable(quietFor:timeout:fileID:filePath:line:column:)``.
+    @discardableResult
+    public func waitUntilStable(
+        quietFor: Duration = .milliseconds(200), timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ScreenSnapshot {
+        try await session.waitUntilStable(
+            quietFor: quietFor, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``TerminalSession/waitForExit(timeout:fileID:filePath:line:column:)``.
+    @discardableResult
+    public func waitForExit(
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ExitStatus {
+        try await session.waitForExit(timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``TerminalSession/waitForOutput(text:timeout:fileID:filePath:line:column:)``.
+    @discardableResult
+    public func waitForOutput(
+        text: String, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> OutputMatch {
+        try await session.waitForOutput(text: text, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``TerminalSession/waitForOutput(regex:timeout:fileID:filePath:line:column:)``.
+    @discardableResult
+    public func waitForOutput(
+        regex pattern: String, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> OutputMatch {
+        try await session.waitForOutput(
+            regex: pattern, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
