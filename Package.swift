@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "TerminalHarness",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "harness", targets: ["harness"]),

@@ -73,7 +73,6 @@ public struct AppBridge: Sendable {
     ///     for _ in 0..<1000 { _ = try await app.probe("state", as: AppState.self) }
     /// }
     /// ```
-    @available(macOS 15.0, *)
     public func withBridgeExecutor<T, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws(Failure) -> T

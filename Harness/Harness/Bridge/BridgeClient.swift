@@ -67,7 +67,6 @@ final class BridgeClient: @unchecked Sendable {
     }
 
     /// The connection, as the executor of tasks that prefer the bridge's thread.
-    @available(macOS 15.0, *)
     var executor: (any TaskExecutor)? { lock.withLock { connection } }
 
     /// Whether the caller runs on the bridge's I/O thread.

@@ -279,8 +279,6 @@ package final class FrameConnection: @unchecked Sendable {
     }
 
     private func run(_ job: UnownedJob) {
-        // Before macOS 15 no task can prefer this executor, so no job gets here.
-        guard #available(macOS 15.0, *) else { return }
         job.runSynchronously(on: asUnownedTaskExecutor())
     }
 
@@ -308,7 +306,6 @@ package final class FrameConnection: @unchecked Sendable {
     }
 }
 
-@available(macOS 15.0, *)
 extension FrameConnection: TaskExecutor {
     package func enqueue(_ job: consuming ExecutorJob) {
         enqueueJob(UnownedJob(job))
