@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/syscall.h>
@@ -111,9 +112,18 @@ static void close_descriptors_from(int first, int keep, int max_fd) {
     }
 }
 
-static void run_child(const char *path, char *const argv[], char *const envp[],
-                      const char *working_directory, int slave_fd, int report_fd,
-                      int max_fd) {
+/// What the child does after fork: the program, and either a pty slave (`slave_fd` >= 0) or
+/// the three descriptors that become its standard input, output and error.
+struct spawn_request {
+    const char *path;
+    char *const *argv;
+    char *const *envp;
+    const char *working_directory;
+    int slave_fd;
+    int standard_fds[3];
+};
+
+static void reset_signals(void) {
     // Default dispositions for every signal, then an empty mask.
     struct sigaction default_action;
     memset(&default_action, 0, sizeof default_action);
@@ -126,7 +136,12 @@ static void run_child(const char *path, char *const argv[], char *const envp[],
     sigset_t empty;
     sigemptyset(&empty);
     (void)sigprocmask(SIG_SETMASK, &empty, NULL);
+}
 
+static void run_child(const char *path, char *const argv[], char *const envp[],
+                      const char *working_directory, int slave_fd, int report_fd,
+                      int max_fd) {
+    reset_signals();
     if (setsid() < 0) write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_SETSID);
     if (ioctl(slave_fd, TIOCSCTTY, 0) != 0) write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_CONTROLLING_TERMINAL);
 
@@ -155,15 +170,44 @@ static void run_child(const char *path, char *const argv[], char *const envp[],
     write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_EXECVE);
 }
 
+static void run_pipes_child(const struct spawn_request *request, int report_fd, int max_fd) {
+    reset_signals();
+    // A new session: its own process group (killed as a whole at teardown), no terminal.
+    if (setsid() < 0) write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_SETSID);
+
+    // Move the report pipe and the three descriptors above 2, so that no dup2 below
+    // overwrites a descriptor another one still has to be copied from.
+    if (report_fd <= 2) {
+        int moved = fcntl(report_fd, F_DUPFD_CLOEXEC, 3);
+        if (moved < 0) _exit(127);
+        report_fd = moved;
+    }
+    int fds[3];
+    for (int target = 0; target <= 2; target++) {
+        fds[target] = request->standard_fds[target];
+        if (fds[target] <= 2) {
+            int moved = fcntl(fds[target], F_DUPFD_CLOEXEC, 3);
+            if (moved < 0) write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_DUP2);
+            fds[target] = moved;
+        }
+    }
+    for (int target = 0; target <= 2; target++) {
+        while (dup2(fds[target], target) < 0) {
+            if (errno != EINTR) write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_DUP2);
+        }
+    }
+    close_descriptors_from(3, report_fd, max_fd);
+
+    if (request->working_directory != NULL && chdir(request->working_directory) != 0) {
+        write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_CHDIR);
+    }
+    execve(request->path, request->argv, request->envp);
+    write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_EXECVE);
+}
+
 // --- parent side -------------------------------------------------------------
 
-int harness_spawn_in_pty(const char *path,
-                         char *const argv[],
-                         char *const envp[],
-                         const char *working_directory,
-                         int slave_fd,
-                         pid_t *pid,
-                         int *failed_step) {
+static int spawn(const struct spawn_request *request, pid_t *pid, int *failed_step) {
     int report[2];
     int saved;
 #if defined(__linux__)
@@ -189,7 +233,12 @@ int harness_spawn_in_pty(const char *path,
     pid_t child = fork();
     if (child == 0) {
         close(report[0]);
-        run_child(path, argv, envp, working_directory, slave_fd, report[1], max_fd);
+        if (request->slave_fd >= 0) {
+            run_child(request->path, request->argv, request->envp, request->working_directory,
+                      request->slave_fd, report[1], max_fd);
+        } else {
+            run_pipes_child(request, report[1], max_fd);
+        }
         _exit(127); // not reached
     }
     saved = errno;
@@ -226,6 +275,82 @@ int harness_spawn_in_pty(const char *path,
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
     *failed_step = received == sizeof message ? message[0] : HARNESS_SPAWN_STEP_EXECVE;
     return received == sizeof message && message[1] != 0 ? message[1] : EIO;
+}
+
+int harness_spawn_in_pty(const char *path,
+                         char *const argv[],
+                         char *const envp[],
+                         const char *working_directory,
+                         int slave_fd,
+                         pid_t *pid,
+                         int *failed_step) {
+    struct spawn_request request = { path, argv, envp, working_directory, slave_fd, { -1, -1, -1 } };
+    return spawn(&request, pid, failed_step);
+}
+
+int harness_spawn_with_pipes(const char *path,
+                             char *const argv[],
+                             char *const envp[],
+                             const char *working_directory,
+                             int stdin_fd,
+                             int stdout_fd,
+                             int stderr_fd,
+                             pid_t *pid,
+                             int *failed_step) {
+    if (stdin_fd < 0 || stdout_fd < 0 || stderr_fd < 0) { *failed_step = HARNESS_SPAWN_STEP_DUP2; return EBADF; }
+    struct spawn_request request = { path, argv, envp, working_directory, -1, { stdin_fd, stdout_fd, stderr_fd } };
+    return spawn(&request, pid, failed_step);
+}
+
+int harness_pipe_cloexec(int fds[2]) {
+#if defined(__linux__)
+    return pipe2(fds, O_CLOEXEC);
+#else
+    if (pipe(fds) != 0) return -1;
+    set_cloexec(fds[0]);
+    set_cloexec(fds[1]);
+    return 0;
+#endif
+}
+
+long harness_write_without_sigpipe(int fd, const void *buffer, unsigned long count) {
+#if defined(__linux__)
+    sigset_t pipe_only, previous, pending;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &previous);
+    // A SIGPIPE already pending (not ours) must stay pending.
+    sigemptyset(&pending);
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGPIPE);
+    ssize_t written;
+    do {
+        written = write(fd, buffer, count);
+    } while (written < 0 && errno == EINTR);
+    int saved = errno;
+    if (!was_pending) {
+        // The write raised SIGPIPE on this thread, where it is blocked: take it back. (Linux
+        // raises it also when part of the bytes went through before the reader left.)
+        sigemptyset(&pending);
+        sigpending(&pending);
+        if (sigismember(&pending, SIGPIPE)) {
+            struct timespec zero = { 0, 0 };
+            while (sigtimedwait(&pipe_only, NULL, &zero) < 0 && errno == EINTR) {}
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    errno = saved;
+    return (long)written;
+#else
+#if defined(F_SETNOSIGPIPE)
+    (void)fcntl(fd, F_SETNOSIGPIPE, 1);
+#endif
+    ssize_t written;
+    do {
+        written = write(fd, buffer, count);
+    } while (written < 0 && errno == EINTR);
+    return (long)written;
+#endif
 }
 
 int harness_pidfd_open(pid_t pid) {

@@ -44,6 +44,35 @@ int harness_spawn_in_pty(const char *path,
                          pid_t *pid,
                          int *failed_step);
 
+/// Forks a child that becomes a session leader (its own session and process group, no
+/// controlling terminal) with `stdin_fd`, `stdout_fd` and `stderr_fd` as its descriptors 0, 1
+/// and 2, closes every other descriptor, resets signal mask and dispositions, changes to
+/// `working_directory` (when not NULL) and executes `path` with `argv` and `envp`.
+///
+/// Same contract as `harness_spawn_in_pty`: only async-signal-safe calls in the child, an exec
+/// failure reported through a close-on-exec pipe, 0 and `*pid` on success, otherwise the errno
+/// value with `*failed_step` set and no child left.
+int harness_spawn_with_pipes(const char *path,
+                             char *const argv[],
+                             char *const envp[],
+                             const char *working_directory,
+                             int stdin_fd,
+                             int stdout_fd,
+                             int stderr_fd,
+                             pid_t *pid,
+                             int *failed_step);
+
+/// `pipe(2)` with both ends close-on-exec, atomically where the system can (`pipe2` on Linux),
+/// so that a program another thread spawns at the same moment cannot inherit them. Returns 0,
+/// or -1 with errno set.
+int harness_pipe_cloexec(int fds[2]);
+
+/// `write(2)` that never raises SIGPIPE: a write to a pipe whose reader is gone fails with
+/// EPIPE instead of killing the process. On Linux SIGPIPE is blocked on the calling thread for
+/// the call and a SIGPIPE the write raised is consumed (`sigtimedwait` with a zero timeout);
+/// on Darwin the descriptor gets `F_SETNOSIGPIPE`. Returns the count written, or -1 with errno.
+long harness_write_without_sigpipe(int fd, const void *buffer, unsigned long count);
+
 /// `pidfd_open(pid, 0)` on Linux 5.3+: a descriptor (close-on-exec) that becomes readable when
 /// the process exits. Returns -1 with errno set (ENOSYS where unavailable).
 int harness_pidfd_open(pid_t pid);

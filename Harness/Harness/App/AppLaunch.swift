@@ -1,4 +1,5 @@
 import Foundation
+import HarnessWire
 
 /// How much of the launch-argument protocol (docs/PROTOCOL.md) a program speaks.
 public enum LaunchProtocol: Sendable, Equatable {
@@ -65,5 +66,51 @@ public struct AppLaunch: Sendable {
         self.values = [:]
         self.seeds = [:]
         self.readyTimeout = .seconds(10)
+    }
+}
+
+// MARK: - What the program receives
+
+extension AppLaunch {
+    /// A fresh storage sandbox holding ``seeds``; nothing is left behind when seeding fails.
+    func makeSandbox() throws -> Sandbox {
+        let sandbox = try Sandbox(prefix: "harness-sandbox")
+        do {
+            for (name, data) in seeds.sorted(by: { $0.key < $1.key }) {
+                try sandbox.write(data, to: name)
+            }
+        } catch {
+            sandbox.close(failed: false)
+            throw error
+        }
+        return sandbox
+    }
+
+    /// The launch protocol's options for a program whose storage is `sandbox`: network, clock,
+    /// initial state and values from this launch.
+    func launchOptions(storage sandbox: Sandbox) -> LaunchOptions {
+        var options = LaunchOptions()
+        options.networkBaseURL = network
+        options.storageDirectory = sandbox.path
+        options.frozenClock = frozenClock
+        options.initialState = initialState
+        options.values = values
+        return options
+    }
+
+    /// The protocol's arguments for ``LaunchProtocol/none`` (none) and
+    /// ``LaunchProtocol/arguments`` (the options'); with the bridge they come from its listener.
+    func protocolArguments(_ options: LaunchOptions) -> [String] {
+        launchProtocol == .arguments ? options.arguments : []
+    }
+
+    /// The program's environment: this process's, with `protocolEnvironment` (the bridge's)
+    /// over it, without ``unsetEnvironment``, with ``environment`` over everything.
+    func programEnvironment(adding protocolEnvironment: [String: String] = [:]) -> [String: String] {
+        var result = ProcessInfo.processInfo.environment
+        result.merge(protocolEnvironment) { _, new in new }
+        for name in unsetEnvironment { result[name] = nil }
+        result.merge(environment) { _, new in new }
+        return result
     }
 }

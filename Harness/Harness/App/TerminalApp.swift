@@ -40,40 +40,25 @@ public final class TerminalApp: Sendable {
     ///
     /// A launch that fails leaves nothing behind: the process, socket and sandbox are removed.
     public static func launch(_ launch: AppLaunch) async throws -> TerminalApp {
-        let sandbox = try Sandbox(prefix: "harness-sandbox")
+        let sandbox = try launch.makeSandbox()
         do {
-            for (name, data) in launch.seeds.sorted(by: { $0.key < $1.key }) {
-                try sandbox.write(data, to: name)
-            }
-            var options = LaunchOptions()
-            options.networkBaseURL = launch.network
-            options.storageDirectory = sandbox.path
-            options.frozenClock = launch.frozenClock
-            options.initialState = launch.initialState
-            options.values = launch.values
-
+            let options = launch.launchOptions(storage: sandbox)
             let sessionBox = Mutex<TerminalSession?>(nil)
             var listener: BridgeListener?
-            var protocolArguments: [String] = []
-            var environment = ProcessInfo.processInfo.environment
-            switch launch.launchProtocol {
-            case .none:
-                break
-            case .arguments:
-                protocolArguments = options.arguments
-            case .bridge:
+            var protocolArguments = launch.protocolArguments(options)
+            var protocolEnvironment: [String: String] = [:]
+            if launch.launchProtocol == .bridge {
                 let bridgeListener = try BridgeListener(options: options) {
                     guard let session = sessionBox.withLock({ $0 }) else { return nil }
                     return Self.diagnostics(of: session)
                 }
                 listener = bridgeListener
                 protocolArguments = bridgeListener.arguments
-                environment.merge(bridgeListener.environment) { _, new in new }
+                protocolEnvironment = bridgeListener.environment
                 // A crashing app must die at once, not after Swift's backtracer has run.
-                if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+                if ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil { protocolEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
             }
-            for name in launch.unsetEnvironment { environment[name] = nil }
-            environment.merge(launch.environment) { _, new in new }
+            let environment = launch.programEnvironment(adding: protocolEnvironment)
 
             let configuration = TerminalSession.Configuration(
                 executable: launch.executable,

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Runs a program with pipes instead of a terminal (`todo list --json`, `curl`, a CLI under
-/// test) and awaits its end without tying up a thread of Swift's cooperative pool: the output
-/// is read and the exit awaited on threads of their own.
+/// test) and awaits its end without tying up a thread of Swift's cooperative pool: a
+/// ``PipedSession`` waited on without a time limit, then terminated (with anything it left
+/// running in its process group).
 ///
 /// ```swift
 /// let result = try await PipedProgram.run(todoPath, arguments: ["list", "--json"])
@@ -11,13 +12,26 @@ import Foundation
 /// ```
 public enum PipedProgram {
     /// What a program printed and how it ended.
-    public struct Output: Sendable {
+    public struct Output: Sendable, Hashable {
         /// How the program ended.
         public var status: ExitStatus
-        /// Everything written to standard output, decoded as UTF-8.
-        public var standardOutput: String
-        /// Everything written to standard error, decoded as UTF-8.
-        public var standardError: String
+        /// Everything written to standard output, as bytes.
+        public var standardOutputData: Data
+        /// Everything written to standard error, as bytes.
+        public var standardErrorData: Data
+
+        /// Creates an output.
+        public init(status: ExitStatus, standardOutput: Data, standardError: Data) {
+            self.status = status
+            self.standardOutputData = standardOutput
+            self.standardErrorData = standardError
+        }
+
+        /// Everything written to standard output, decoded as UTF-8 (invalid bytes become U+FFFD).
+        public var standardOutput: String { String(decoding: standardOutputData, as: UTF8.self) }
+        /// Everything written to standard error, decoded as UTF-8 (invalid bytes become U+FFFD).
+        public var standardError: String { String(decoding: standardErrorData, as: UTF8.self) }
+
         /// The exit code, or 128 + the signal number, as a shell reports it.
         public var shellStatus: Int32 {
             switch status {
@@ -27,12 +41,14 @@ public enum PipedProgram {
         }
     }
 
-    /// Runs `executable` (a path) with `arguments`, feeding it `input` (then end of file), and
-    /// returns once it has exited and both of its outputs are read to the end.
+    /// Runs `executable` (a path, or a name looked up in `PATH`) with `arguments`, feeding it
+    /// `input` (then end of file; nil: `/dev/null`), and returns once it has exited and both of
+    /// its outputs are read to the end.
     ///
     /// - Parameters:
     ///   - environment: the whole environment (default: this process's).
     ///   - workingDirectory: where it runs (default: this process's).
+    /// - Throws: ``PipedSessionError`` when it cannot be launched.
     public static func run(
         _ executable: String,
         arguments: [String] = [],
@@ -40,67 +56,12 @@ public enum PipedProgram {
         workingDirectory: String? = nil,
         input: Data? = nil
     ) async throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
-        let output = Pipe(), error = Pipe(), standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = input == nil ? FileHandle.nullDevice : standardInput
-
-        return try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                if let input {
-                    // Written on a thread of its own, so a program that does not read cannot stall us.
-                    let writer = Thread {
-                        try? standardInput.fileHandleForWriting.write(contentsOf: input)
-                        try? standardInput.fileHandleForWriting.close()
-                    }
-                    writer.start()
-                }
-                let errorText = ThreadResult<Data>()
-                let errorReader = Thread { errorText.set(error.fileHandleForReading.readDataToEndOfFile()) }
-                errorReader.start()
-                let outputData = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                let status: ExitStatus = process.terminationReason == .uncaughtSignal
-                    ? .signaled(process.terminationStatus) : .exited(process.terminationStatus)
-                continuation.resume(returning: Output(
-                    status: status,
-                    standardOutput: String(decoding: outputData, as: UTF8.self),
-                    standardError: String(decoding: errorText.wait(), as: UTF8.self)
-                ))
-            }
-            thread.name = "PipedProgram \(executable)"
-            thread.start()
-        }
-    }
-}
-
-/// A value handed from one thread to another, awaited with a condition variable.
-final class ThreadResult<Value: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var value: Value?
-
-    func set(_ newValue: Value) {
-        condition.lock()
-        value = newValue
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait() -> Value {
-        condition.lock()
-        defer { condition.unlock() }
-        while value == nil { condition.wait() }
-        return value!
+        var configuration = PipedSession.Configuration(executable: executable, arguments: arguments)
+        if let environment { configuration.environment = environment }
+        configuration.workingDirectory = workingDirectory
+        configuration.standardInput = input.map { .data($0) } ?? .empty
+        let session = try PipedSession.launch(configuration)
+        defer { session.terminate() }
+        return try await session.core.wait(timeout: nil)
     }
 }

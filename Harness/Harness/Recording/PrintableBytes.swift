@@ -31,6 +31,24 @@ enum PrintableBytes {
         return result
     }
 
+    /// The end of a stream for a message, escaped as ``escape(_:)`` does, with its size:
+    /// `stdout (0 bytes)`, `stderr (5 bytes): oops\n`, or for a long one
+    /// `stdout (5000 bytes, the last 300): …end\n`. A UTF-8 character cut by the limit is
+    /// left out rather than shown as bytes.
+    static func tail(_ label: String, of bytes: some Collection<UInt8>, limit: Int = 300) -> String {
+        let count = bytes.count
+        let unit = count == 1 ? "byte" : "bytes"
+        guard count > 0 else { return "\(label) (0 bytes)" }
+        guard count > limit else { return "\(label) (\(count) \(unit)): \(escape(bytes))" }
+        var last = Array(bytes.suffix(limit))
+        var skipped = 0
+        while skipped < 3, let first = last.first, (0x80...0xBF).contains(first) {
+            last.removeFirst()
+            skipped += 1
+        }
+        return "\(label) (\(count) \(unit), the last \(last.count)): …\(escape(last))"
+    }
+
     private static func hex(_ byte: UInt8) -> String {
         let digits = String(byte, radix: 16, uppercase: true)
         return "\\x" + (digits.count == 1 ? "0" : "") + digits

@@ -90,6 +90,28 @@ enum Posix {
         return (fds[0], fds[1])
     }
 
+    /// A blocking pipe with both ends close-on-exec (set atomically on Linux): (read end, write end).
+    static func makePipe() throws(PosixError) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        _ = try retryingInterrupts("pipe") { harness_pipe_cloexec(&fds) }
+        return (fds[0], fds[1])
+    }
+
+    /// Opens `path` read-only and close-on-exec.
+    static func openForReading(_ path: String) throws(PosixError) -> Int32 {
+        try retryingInterrupts("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
+    }
+
+    /// `write(2)` that never raises SIGPIPE: a reader that is gone is `EPIPE`, thrown.
+    /// Returns the number of bytes written, `nil` on `EAGAIN`.
+    static func writeWithoutSignal(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(PosixError) -> Int? {
+        do {
+            return try retryingInterrupts("write") { harness_write_without_sigpipe(fd, buffer.baseAddress, UInt(buffer.count)) }
+        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+            return nil
+        }
+    }
+
     // MARK: - Polling
 
     /// Events reported by `poll` for one descriptor.
@@ -152,6 +174,27 @@ enum Posix {
             withCStringArray(environment) { envp in
                 withOptionalCString(workingDirectory) { cwd in
                     harness_spawn_in_pty(path, argv, envp, cwd, slave, &pid, &failedStep)
+                }
+            }
+        }
+        if result != 0 {
+            throw PosixError(operation: spawnStepName(failedStep), errno: result)
+        }
+        return pid
+    }
+
+    /// Forks and executes a program in a new session (its own process group, no terminal) with
+    /// the given descriptors as its standard input, output and error (see CHarnessShims).
+    static func spawnWithPipes(
+        path: String, arguments: [String], environment: [String], workingDirectory: String?,
+        standardInput: Int32, standardOutput: Int32, standardError: Int32
+    ) throws(PosixError) -> Int32 {
+        var pid: pid_t = 0
+        var failedStep: Int32 = 0
+        let result = withCStringArray(arguments) { argv in
+            withCStringArray(environment) { envp in
+                withOptionalCString(workingDirectory) { cwd in
+                    harness_spawn_with_pipes(path, argv, envp, cwd, standardInput, standardOutput, standardError, &pid, &failedStep)
                 }
             }
         }

@@ -4,8 +4,9 @@ import Stubs
 extension FlowRun {
     /// Writes what a failed attempt leaves under the artifacts folder, beside each other:
     /// `<flow path without .flow>.cast` (asciicast v2), `.screen.txt` (framed), `.screen.svg`,
-    /// `.journal.json` (stub requests) and `.events.json` (bridge events); later attempts add
-    /// `.attemptN` before the extension. Returns their paths relative to the folder.
+    /// `.journal.json` (stub requests) and `.events.json` (bridge events); a pipes run has no
+    /// screen and leaves `.stdout.txt` and `.stderr.txt` (as read until the failure) instead.
+    /// Later attempts add `.attemptN` before the extension. Returns their paths relative to the folder.
     func writeArtifacts(failure: FlowFailure) -> FlowArtifacts {
         guard let root = options.artifactsDirectory else { return FlowArtifacts() }
         var stem = flow.relativePath.hasSuffix(".flow") ? String(flow.relativePath.dropLast(5)) : flow.relativePath
@@ -28,6 +29,10 @@ extension FlowRun {
             let screen = session.screen
             artifacts.screenText = write(Data((screen.framed() + "\n").utf8), ".screen.txt")
             artifacts.screenSVG = write(Data(ScreenSVG.render(screen).utf8), ".screen.svg")
+        }
+        if let pipedApp {
+            artifacts.stdout = write(pipedApp.session.standardOutputSoFar, ".stdout.txt")
+            artifacts.stderr = write(pipedApp.session.standardErrorSoFar, ".stderr.txt")
         }
         if let stubServer {
             artifacts.journal = write(Self.journalJSON(stubServer.requests), ".journal.json")

@@ -7,8 +7,10 @@ extension FlowRun {
     /// The app's storage sandbox.
     private var sandbox: Sandbox {
         get throws(FlowStepFailure) {
-            guard let app else { throw FlowStepFailure("the app is not running (no launch yet)", showsScreen: false) }
-            return app.sandbox
+            guard let sandbox = app?.sandbox ?? pipedApp?.sandbox else {
+                throw FlowStepFailure("the app is not running (no launch yet)", showsScreen: false)
+            }
+            return sandbox
         }
     }
 

@@ -5,6 +5,18 @@ extension FlowRun {
     /// `launch`: starts the stub server when the flow uses one, then the app through
     /// ``TerminalApp`` with the flow's setup lines.
     func launch() async throws {
+        let launch = try prepareLaunch()
+        do {
+            app = try await TerminalApp.launch(launch)
+        } catch {
+            throw FlowStepFailure("could not launch \(launch.executable)", details: "\(error)", showsScreen: false)
+        }
+    }
+
+    /// What `launch` and `launch pipes` share: the program resolved, its environment, seeds,
+    /// clock and launch protocol from the setup lines, and the stub server started when the
+    /// flow uses one.
+    func prepareLaunch() throws -> AppLaunch {
         guard let written = script.app else { throw FlowStepFailure("the flow has no app line", showsScreen: false) }
         let variables = options.environment
         let executable: String
@@ -56,11 +68,7 @@ extension FlowRun {
             for stub in script.stubs { try register(stub, on: server) }
             launch.network = server.baseURL
         }
-        do {
-            app = try await TerminalApp.launch(launch)
-        } catch {
-            throw FlowStepFailure("could not launch \(executable)", details: "\(error)", showsScreen: false)
-        }
+        return launch
     }
 
     /// Registers one `stub` line.

@@ -132,15 +132,7 @@ extension FlowRun {
         render: @escaping @Sendable (ScreenSnapshot) -> String
     ) async throws {
         let session = try session
-        let mode: SnapshotRecordMode
-        do {
-            mode = try options.recordMode ?? SnapshotRecordMode.fromEnvironment(options.environment)
-        } catch {
-            throw FlowStepFailure("\(error)", showsScreen: false)
-        }
-        let directory = URL(fileURLWithPath: script.directory, isDirectory: true)
-            .appendingPathComponent("__Snapshots__", isDirectory: true)
-            .appendingPathComponent(flow.name, isDirectory: true)
+        let (mode, directory, artifacts) = try snapshotSettings()
         let reference = directory.appendingPathComponent("\(SnapshotVerifier.sanitized(flow.name)).\(SnapshotVerifier.sanitized(name)).txt")
         let expected = (try? Data(contentsOf: reference)).flatMap { SnapshotDiffing<String>.lines.fromData($0) }
         var screen = session.screen
@@ -150,15 +142,35 @@ extension FlowRun {
         } else {
             screen = (try? await session.waitUntilStable(quietFor: .milliseconds(100), timeout: timeout)) ?? session.screen
         }
-        let artifacts = options.artifactsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? HarnessArtifacts.directory(forTestFile: flow.path, environment: options.environment)
         if let message = verifySnapshot(
             of: screen, as: strategy, named: name, record: mode, snapshotDirectory: directory,
             artifactsDirectory: artifacts, function: flow.name
         ) {
-            let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-            throw FlowStepFailure(String(lines[0]), details: lines.count > 1 ? String(lines[1]) : nil, showsScreen: false)
+            throw Self.snapshotFailure(message)
         }
+    }
+
+    /// The record mode, the folder of the flow's references (`__Snapshots__/<flow>` beside the
+    /// flow file) and where actual snapshots go on failure: shared by screen and stream snapshots.
+    func snapshotSettings() throws -> (mode: SnapshotRecordMode, directory: URL, artifacts: URL) {
+        let mode: SnapshotRecordMode
+        do {
+            mode = try options.recordMode ?? SnapshotRecordMode.fromEnvironment(options.environment)
+        } catch {
+            throw FlowStepFailure("\(error)", showsScreen: false)
+        }
+        let directory = URL(fileURLWithPath: script.directory, isDirectory: true)
+            .appendingPathComponent("__Snapshots__", isDirectory: true)
+            .appendingPathComponent(flow.name, isDirectory: true)
+        let artifacts = options.artifactsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? HarnessArtifacts.directory(forTestFile: flow.path, environment: options.environment)
+        return (mode, directory, artifacts)
+    }
+
+    /// A failure message of the snapshot verifier as a step failure: its first line, then the rest.
+    static func snapshotFailure(_ message: String) -> FlowStepFailure {
+        let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        return FlowStepFailure(String(lines[0]), details: lines.count > 1 ? String(lines[1]) : nil, showsScreen: false)
     }
 
     // MARK: - exit, kill

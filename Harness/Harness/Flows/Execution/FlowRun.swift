@@ -14,6 +14,8 @@ final class FlowRun {
     var stubServer: StubServer?
     /// The launched app.
     var app: TerminalApp?
+    /// The app launched with pipes (`launch pipes`) instead of ``app``.
+    var pipedApp: PipedApp?
     /// The current default limit of waits (`timeout` lines change it).
     var timeout: Duration
     /// How many events of each name `event` checks have already awaited.
@@ -65,6 +67,8 @@ final class FlowRun {
     func tearDown(failed: Bool) {
         app?.close(failed: failed)
         app = nil
+        pipedApp?.close(failed: failed)
+        pipedApp = nil
         stubServer?.stop()
         stubServer = nil
     }
@@ -136,9 +140,16 @@ final class FlowRun {
         case .requestCount(let method, let path, let count):
             try await requestCount(method, path, count)
         case .exit(let code):
-            try await exit(code)
+            if pipedApp != nil { try await pipedExit(code) } else { try await exit(code) }
         case .kill:
-            try session.terminate()
+            if let pipedApp { pipedApp.session.terminate() } else { try session.terminate() }
+        // Runs without a terminal (pipes)
+        case .stdin:
+            break  // read by `launch pipes`
+        case .launchPipes:
+            try await launchPipes()
+        case .streamCheck(let stream, let check):
+            try await checkStream(stream, check)
         }
     }
 

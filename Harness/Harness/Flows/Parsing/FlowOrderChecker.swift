@@ -2,13 +2,21 @@
 /// interaction after it and not after the app was ended, no duplicate names.
 enum FlowOrderChecker {
     /// Commands that configure the launch.
-    static let setupKeywords: Set<String> = ["app", "env", "size", "clock", "stub", "seed"]
+    static let setupKeywords: Set<String> = ["app", "env", "size", "clock", "stub", "seed", "stdin"]
     /// Commands that need the program running (allowed after `launch`, before `exit`/`kill`).
     static let needsRunningApp: Set<String> = ["type", "press", "paste", "resize", "wait-stable", "spy", "exit", "kill"]
     /// Commands that read what the run produced (allowed after `launch`, even after `exit`/`kill`).
     static let afterLaunchOnly: Set<String> = [
-        "expect", "expect-not", "expect-output", "expect-output-not", "snapshot", "snapshot-transcript", "event", "file", "requests",
+        "expect", "expect-not", "expect-output", "expect-output-not", "snapshot", "snapshot-transcript", "event", "file",
+        "requests", "stdout", "stderr",
     ]
+    /// Commands that need the program's terminal: errors in a flow that launches with pipes.
+    static let terminalOnly: Set<String> = [
+        "size", "type", "press", "paste", "resize", "expect", "expect-not", "expect-output", "expect-output-not",
+        "wait-stable", "snapshot", "snapshot-transcript", "spy", "event",
+    ]
+    /// Commands of pipes runs: errors in a flow that launches in a terminal.
+    static let pipesOnly: Set<String> = ["stdin", "stdout", "stderr"]
 
     static func check(_ steps: [FlowStep], file: String, lastLine: Int, ignoring keywordsWithErrors: Set<String>) -> [FlowParseError] {
         var errors: [FlowParseError] = []
@@ -17,6 +25,9 @@ enum FlowOrderChecker {
         var launchLine: Int?
         var ended: (keyword: String, line: Int)?
         var launchBeforeApp: FlowStep?
+        // How the flow launches, from its first launch line: decides which commands it may use.
+        let launchesWithPipes = steps.first { $0.command == .launch || $0.command == .launchPipes }
+            .map { $0.command == .launchPipes }
 
         func duplicate(_ key: String, command: String, subject: String, at step: FlowStep) {
             if let line = firstLine[key] {
@@ -32,7 +43,7 @@ enum FlowOrderChecker {
             case .app:
                 duplicate("app", command: "app", subject: "(the program)", at: step)
                 if appLine == nil { appLine = step.position.line }
-            case .launch:
+            case .launch, .launchPipes:
                 duplicate("launch", command: "launch", subject: "(once per flow)", at: step)
                 if launchLine == nil {
                     launchLine = step.position.line
@@ -50,8 +61,18 @@ enum FlowOrderChecker {
                 duplicate("seed \(name)", command: "seed", subject: "as \(name)", at: step)
             case .snapshot(let name), .snapshotTranscript(let name):
                 duplicate("snapshot \(name)", command: keyword, subject: name, at: step)
+            // Runs without a terminal (pipes): one input; snapshot names shared with the screen's.
+            case .stdin:
+                duplicate("stdin", command: "stdin", subject: "(the standard input)", at: step)
+            case .streamCheck(let stream, .snapshot(let name)):
+                duplicate("snapshot \(name)", command: "\(stream.rawValue) snapshot", subject: name, at: step)
             default:
                 break
+            }
+
+            if let launchesWithPipes, let error = runKindError(keyword, launchesWithPipes: launchesWithPipes) {
+                errors.append(FlowParseError(error, at: step.position))
+                continue
             }
 
             if setupKeywords.contains(keyword), launchLine != nil {
@@ -80,5 +101,15 @@ enum FlowOrderChecker {
             errors.append(FlowParseError(.missingLaunch, at: SourcePosition(file: file, line: lastLine, column: 1)))
         }
         return errors
+    }
+
+    // MARK: - Runs without a terminal (pipes)
+
+    /// The error of a command that the flow's kind of run does not have: terminal commands
+    /// when it launches with pipes, `stdin`/`stdout`/`stderr` when it launches in a terminal.
+    static func runKindError(_ keyword: String, launchesWithPipes: Bool) -> FlowParseError.Kind? {
+        if launchesWithPipes, terminalOnly.contains(keyword) { return .needsTerminal(command: keyword) }
+        if !launchesWithPipes, pipesOnly.contains(keyword) { return .needsPipes(command: keyword) }
+        return nil
     }
 }

@@ -65,6 +65,13 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case afterExit(command: String, endedBy: String, line: Int)
         /// A file the flow refers to does not exist.
         case missingFile(written: String, resolved: String)
+
+        // MARK: Runs without a terminal (pipes)
+
+        /// A command that needs a terminal, in a flow that launches with pipes.
+        case needsTerminal(command: String)
+        /// A command of pipes runs (`stdin`, `stdout`, `stderr`) in a flow that launches in a terminal.
+        case needsPipes(command: String)
     }
 
     /// The message without the position.
@@ -123,6 +130,16 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
             return "\(command) needs the running app, but \(endedBy) on line \(line) ended it"
         case .missingFile(let written, let resolved):
             return "file \"\(written)\" not found (looked at \(resolved))"
+        // Runs without a terminal (pipes)
+        case .needsTerminal(let command):
+            let hint = switch command {
+            case "expect", "expect-not": " (check the output with `stdout contains` or `stdout matches`)"
+            case "snapshot": " (use `stdout snapshot NAME`)"
+            default: ""
+            }
+            return "`\(command)` needs a terminal: this flow launches with pipes" + hint
+        case .needsPipes(let command):
+            return "`\(command)` needs `launch pipes`: this flow launches in a terminal"
         }
     }
 

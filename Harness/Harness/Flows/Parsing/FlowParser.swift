@@ -14,7 +14,10 @@ public enum FlowParser {
     /// Every command keyword.
     public static let commandNames = [
         "app", "env", "size", "clock", "timeout", "stub", "seed", "launch", "type", "press", "paste", "resize",
-        "expect", "expect-not", "expect-output", "expect-output-not", "wait-stable", "snapshot", "snapshot-transcript", "spy", "event", "file", "requests", "exit", "kill",
+        "expect", "expect-not", "expect-output", "expect-output-not", "wait-stable", "snapshot", "snapshot-transcript",
+        "spy", "event", "file", "requests", "exit", "kill",
+        // Runs without a terminal (pipes)
+        "stdin", "stdout", "stderr",
     ]
 
     /// Parses `source` and checks the order of its commands.
@@ -74,6 +77,8 @@ public enum FlowParser {
             var references: [FlowFileReference] = []
             switch step.command {
             case .seed(let file, _), .spyLast(_, let file), .fileEquals(_, let file):
+                references = [file]
+            case .stdin(.file(let file)), .streamCheck(_, .equals(let file)):
                 references = [file]
             case .stub(let stub):
                 switch stub.response {
@@ -172,7 +177,7 @@ private struct LineParser {
             let name = try sandboxName(try argument("the name in the sandbox (`as NAME`)"))
             return .seed(file: reference(file), name: name)
         case "launch":
-            return .launch
+            return try parseLaunch()
         case "type":
             return .type(try argument("the text to type").text)
         case "paste":
@@ -251,6 +256,12 @@ private struct LineParser {
             return .exit(code: value)
         case "kill":
             return .kill
+        case "stdin":
+            return try parseStandardInput()
+        case "stdout":
+            return .streamCheck(.stdout, try parseStreamCheck())
+        case "stderr":
+            return .streamCheck(.stderr, try parseStreamCheck())
         default:
             throw scanner.error(.unknownCommand(keyword, suggestion: nil), column: 1)
         }
@@ -332,6 +343,65 @@ private struct LineParser {
             response = .respond(status: status, body: body, delay: delay)
         }
         return FlowStub(method: method, path: path, response: response)
+    }
+
+    // MARK: - Runs without a terminal (pipes)
+
+    /// `launch` or `launch pipes`.
+    private mutating func parseLaunch() throws(FlowParseError) -> FlowCommand {
+        guard let mode = try scanner.nextArgument() else { return .launch }
+        guard !mode.quoted, mode.text == "pipes" else {
+            throw scanner.error(.unexpectedArgument(mode.text, expected: "\"pipes\" or the end of the line"), column: mode.column)
+        }
+        return .launchPipes
+    }
+
+    /// `stdin "text"` (a bare word works too) or `stdin file PATH`.
+    private mutating func parseStandardInput() throws(FlowParseError) -> FlowCommand {
+        let first = try argument("the input text (\"...\") or \"file PATH\"")
+        if !first.quoted, first.text == "file" {
+            return .stdin(.file(reference(try argument("the input file"))))
+        }
+        return .stdin(.text(first.text))
+    }
+
+    /// The part of a `stdout` or `stderr` line after the stream's name.
+    private mutating func parseStreamCheck() throws(FlowParseError) -> FlowStreamCheck {
+        let kinds = "\"contains\", \"matches\", \"equals\", \"empty\" or \"snapshot\""
+        let kind = try argument(kinds)
+        switch (kind.quoted, kind.text) {
+        case (false, "contains"):
+            let text = try argument("the text to look for")
+            guard !text.text.isEmpty else {
+                throw scanner.error(.unexpectedArgument("\"\"", expected: "non-empty text"), column: text.column)
+            }
+            return .contains(text.text)
+        case (false, "matches"):
+            guard !scanner.isAtEnd() else { throw missing("a /regex/") }
+            guard scanner.current == "/" else {
+                let other = try argument("a /regex/")
+                throw scanner.error(.unexpectedArgument(other.text, expected: "a /regex/"), column: other.column)
+            }
+            guard case .regex(let pattern) = try pattern() else { throw missing("a /regex/") }
+            return .matches(pattern)
+        case (false, "equals"):
+            return .equals(reference(try argument("the expected file")))
+        case (false, "empty"):
+            return .empty
+        case (false, "snapshot"):
+            let name = try argument("the snapshot's name")
+            guard !name.text.isEmpty, !name.text.hasPrefix("."),
+                  name.text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+            else {
+                throw scanner.error(.invalidName(name.text, reason: "a snapshot name uses letters, digits, - _ and ."),
+                                    column: name.column)
+            }
+            return .snapshot(name: name.text)
+        default:
+            let suggestion = FlowSuggestion.closest(to: kind.text, in: ["contains", "matches", "equals", "empty", "snapshot"])
+            throw scanner.error(.unexpectedArgument(kind.text, expected: kinds + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")),
+                                column: kind.column)
+        }
     }
 
     // MARK: - Arguments

@@ -61,6 +61,13 @@ extension FlowCommand {
             return "exit \(code)"
         case .kill:
             return "kill"
+        // Runs without a terminal (pipes)
+        case .stdin(let input):
+            return input.flowText
+        case .launchPipes:
+            return "launch pipes"
+        case .streamCheck(let stream, let check):
+            return "\(stream.rawValue) \(check.flowText)"
         }
     }
 

@@ -64,6 +64,15 @@ public enum FlowCommand: Sendable, Equatable {
     /// `kill`: end the program's process group now.
     case kill
 
+    // MARK: Runs without a terminal (pipes)
+
+    /// `stdin "text"` or `stdin file PATH`: the standard input of a `launch pipes` run.
+    case stdin(FlowStandardInput)
+    /// `launch pipes`: starts the program with pipes instead of a terminal.
+    case launchPipes
+    /// `stdout CHECK` or `stderr CHECK`: waits for the program to exit, then checks the whole stream.
+    case streamCheck(FlowStream, FlowStreamCheck)
+
     /// The command's keyword as written in a flow file.
     public var keyword: String {
         switch self {
@@ -92,6 +101,10 @@ public enum FlowCommand: Sendable, Equatable {
         case .requestCount: "requests"
         case .exit: "exit"
         case .kill: "kill"
+        // Runs without a terminal (pipes)
+        case .stdin: "stdin"
+        case .launchPipes: "launch"
+        case .streamCheck(let stream, _): stream.rawValue
         }
     }
 }

@@ -61,8 +61,8 @@ public struct FlowScript: Sendable, Equatable {
         }
     }
 
-    /// The index of `launch` in ``steps``.
-    public var launchIndex: Int? { steps.firstIndex { $0.command == .launch } }
+    /// The index of `launch` (or `launch pipes`) in ``steps``.
+    public var launchIndex: Int? { steps.firstIndex { $0.command == .launch || $0.command == .launchPipes } }
 
     /// The steps after `launch` (interaction, waits, checks, and any `timeout`), in order.
     public var stepsAfterLaunch: ArraySlice<FlowStep> {
@@ -88,5 +88,18 @@ public struct FlowScript: Sendable, Equatable {
             default: false
             }
         }
+    }
+
+    // MARK: - Runs without a terminal (pipes)
+
+    /// Whether the program is launched with pipes (`launch pipes`) rather than in a terminal.
+    public var launchesWithPipes: Bool {
+        steps.contains { $0.command == .launchPipes }
+    }
+
+    /// The `stdin` line of a pipes run, if any (without one the program reads end of file at once).
+    public var standardInput: FlowStandardInput? {
+        for step in steps { if case .stdin(let input) = step.command { return input } }
+        return nil
     }
 }

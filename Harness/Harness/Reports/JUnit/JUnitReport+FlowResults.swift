@@ -73,6 +73,7 @@ extension JUnitFailureDetail {
         let listed: [(String, String?)] = [
             ("recording", artifacts.cast), ("screen", artifacts.screenText), ("screen (SVG)", artifacts.screenSVG),
             ("stub journal", artifacts.journal), ("bridge events", artifacts.events),
+            ("stdout", artifacts.stdout), ("stderr", artifacts.stderr),
         ]
         let present = listed.compactMap { label, path in path.map { "  \(label): \($0)" } }
         if !present.isEmpty { body += "\n\nArtifacts:\n" + present.joined(separator: "\n") }

@@ -11,14 +11,23 @@ public struct FlowArtifacts: Sendable, Hashable, Codable {
     public var journal: String?
     /// The bridge events.
     public var events: String?
+    /// A pipes run's standard output, as read until the failure.
+    public var stdout: String?
+    /// A pipes run's standard error, as read until the failure.
+    public var stderr: String?
 
     /// Creates a set of artifacts.
-    public init(cast: String? = nil, screenText: String? = nil, screenSVG: String? = nil, journal: String? = nil, events: String? = nil) {
+    public init(
+        cast: String? = nil, screenText: String? = nil, screenSVG: String? = nil, journal: String? = nil, events: String? = nil,
+        stdout: String? = nil, stderr: String? = nil
+    ) {
         self.cast = cast
         self.screenText = screenText
         self.screenSVG = screenSVG
         self.journal = journal
         self.events = events
+        self.stdout = stdout
+        self.stderr = stderr
     }
 
     /// True when no artifact is recorded.

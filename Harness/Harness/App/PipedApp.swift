@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+
+/// An app under test run with pipes instead of a terminal, with the launch protocol's
+/// arguments (network, storage sandbox, clock, initial state, values) passed as
+/// ``TerminalApp`` passes them: its piped session and its storage sandbox.
+///
+/// ```swift
+/// var launch = AppLaunch(executable: todoPath, arguments: ["list", "--json"])
+/// launch.launchProtocol = .arguments
+/// launch.seeds["todos.json"] = fixture
+/// let app = try PipedApp.launch(launch)
+/// defer { app.close(failed: false) }
+/// let output = try await app.session.waitForExit()
+/// ```
+///
+/// The bridge is not offered in this version: a launch with ``LaunchProtocol/bridge`` throws.
+public final class PipedApp: Sendable {
+    /// The program's pipes: output, exit, termination.
+    public let session: PipedSession
+    /// The app's private storage directory, passed as `--harness-storage` (with `.arguments`).
+    public let sandbox: Sandbox
+    private let closed = Mutex(false)
+
+    private init(session: PipedSession, sandbox: Sandbox) {
+        self.session = session
+        self.sandbox = sandbox
+    }
+
+    deinit { close(failed: false) }
+
+    /// Launches the app with `standardInput`, in a fresh sandbox holding the launch's seeds.
+    ///
+    /// A launch that fails leaves nothing behind. The terminal size and `readyTimeout` of
+    /// `launch` do not apply; its `defaultTimeout` is the session's.
+    public static func launch(_ launch: AppLaunch, standardInput: PipedSession.StandardInput = .empty) throws -> PipedApp {
+        guard launch.launchProtocol != .bridge else {
+            throw PipedSessionError.invalidConfiguration(
+                "the bridge needs a terminal run (TerminalApp); a piped app speaks LaunchProtocol.arguments or .none")
+        }
+        let sandbox = try launch.makeSandbox()
+        do {
+            let configuration = PipedSession.Configuration(
+                executable: launch.executable,
+                arguments: launch.protocolArguments(launch.launchOptions(storage: sandbox)) + launch.arguments,
+                environment: launch.programEnvironment(),
+                workingDirectory: launch.workingDirectory,
+                standardInput: standardInput,
+                defaultTimeout: launch.defaultTimeout
+            )
+            return PipedApp(session: try PipedSession.launch(configuration), sandbox: sandbox)
+        } catch {
+            sandbox.close(failed: false)
+            throw error
+        }
+    }
+
+    /// Ends the program's process group and removes the sandbox (kept when `failed` and
+    /// `HARNESS_KEEP_SANDBOX=1`; its path is then printed). Idempotent.
+    public func close(failed: Bool) {
+        let first = closed.withLock { wasClosed in
+            defer { wasClosed = true }
+            return !wasClosed
+        }
+        guard first else { return }
+        session.terminate()
+        sandbox.close(failed: failed)
+    }
+}

@@ -1,0 +1,388 @@
+import Dispatch
+import Foundation
+
+/// The engine behind a ``PipedSession``: owns our ends of the pipes, the I/O and reaper
+/// threads, the output read so far and the pending waits. Mutable shared state is guarded by
+/// `condition`'s lock.
+///
+/// The threads hold the core, never the public session, so dropping the session runs its
+/// `deinit`, which terminates the program and releases everything here.
+final class PipedSessionCore: @unchecked Sendable {
+    // MARK: - Fixed at launch
+
+    let pid: Int32
+    let executable: String
+    let defaultTimeout: Duration
+    /// Our end of the program's standard output and error (non-blocking).
+    let outputFD: Int32
+    let errorFD: Int32
+    /// Our end of the program's standard input (non-blocking), or -1 when the program reads a
+    /// file or `/dev/null`. Owned by the I/O thread, which closes it once the input is written.
+    let inputFD: Int32
+    private let input: Data
+    let wakeUpRead: Int32
+    let wakeUpWrite: Int32
+    /// Called on the I/O thread with each chunk (``PipedSession/Configuration/onOutput``).
+    private let onOutput: (@Sendable (PipedSession.Stream, [UInt8]) -> Void)?
+
+    // MARK: - Guarded by `condition`
+
+    let condition = NSCondition()
+    private var standardOutput = Data()
+    private var standardError = Data()
+    private var outputAtEnd = false
+    private var errorAtEnd = false
+    /// Set by the reaper when `waitpid` returned.
+    private var reapedStatus: ExitStatus?
+    /// Set once the program has exited and its output was read: what waits receive.
+    private var result: PipedProgram.Output?
+    private var readerFinished = false
+    private var reaperFinished = false
+    private var stopRequested = false
+    private(set) var isClosed = false
+    private var waiters: [UInt64: Waiter] = [:]
+    private var nextWaiterID: UInt64 = 1
+    private var cancelledBeforeRegistration: Set<UInt64> = []
+
+    /// Serialises `terminate` calls; the second one returns the first one's status.
+    private let terminateLock = NSLock()
+    private var terminatedStatus: ExitStatus?
+
+    private struct Waiter {
+        let continuation: CheckedContinuation<PipedProgram.Output, Error>
+        let timer: DispatchSourceTimer?
+    }
+
+    init(
+        pid: Int32, executable: String, input: Data, inputFD: Int32, outputFD: Int32, errorFD: Int32,
+        wakeUp: (read: Int32, write: Int32), defaultTimeout: Duration,
+        onOutput: (@Sendable (PipedSession.Stream, [UInt8]) -> Void)? = nil
+    ) {
+        self.onOutput = onOutput
+        self.pid = pid
+        self.executable = executable
+        self.input = input
+        self.inputFD = inputFD
+        self.outputFD = outputFD
+        self.errorFD = errorFD
+        self.wakeUpRead = wakeUp.read
+        self.wakeUpWrite = wakeUp.write
+        self.defaultTimeout = defaultTimeout
+    }
+
+    /// Starts the I/O and reaper threads.
+    func start() {
+        let reader = Thread { [self] in runIO() }
+        reader.name = "PipedSession.io(\(pid))"
+        reader.stackSize = 512 << 10
+        let reaper = Thread { [self] in runReaper() }
+        reaper.name = "PipedSession.reaper(\(pid))"
+        reaper.stackSize = 256 << 10
+        reader.start()
+        reaper.start()
+    }
+
+    @inline(__always)
+    private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body()
+    }
+
+    // MARK: - Queries
+
+    var standardOutputSoFar: Data { withLock { standardOutput } }
+    var standardErrorSoFar: Data { withLock { standardError } }
+    var finishedOutput: PipedProgram.Output? { withLock { result } }
+
+    /// Whether both helper threads have ended and every descriptor is closed.
+    var isFullyReleased: Bool { withLock { readerFinished && reaperFinished && isClosed } }
+
+    // MARK: - I/O thread
+
+    /// Polls the wake-up pipe, both outputs (until end of file) and the input (until written or
+    /// refused); leaves when the outputs ended and the input no longer matters, or when
+    /// `terminate` asks.
+    private func runIO() {
+        let capacity = 64 * 1024
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
+        var wakeUpBuffer = [UInt8](repeating: 0, count: 64)
+        var outputOpen = true
+        var errorOpen = true
+        var inputOpen = inputFD >= 0
+        var inputOffset = 0
+
+        func closeInput() {
+            guard inputOpen else { return }
+            inputOpen = false
+            try? Posix.close(inputFD)
+        }
+        if inputOpen, input.isEmpty { closeInput() }
+
+        while true {
+            let (stop, reaped) = withLock { (stopRequested, reapedStatus != nil) }
+            if stop { break }
+            // Once the program exited and its outputs ended, unread input has no reader left.
+            if !outputOpen, !errorOpen, !inputOpen || reaped { break }
+
+            var requests: [(fd: Int32, events: Posix.PollEvents)] = [(wakeUpRead, .readable)]
+            if outputOpen { requests.append((outputFD, .readable)) }
+            if errorOpen { requests.append((errorFD, .readable)) }
+            if inputOpen { requests.append((inputFD, .writable)) }
+            let events: [Posix.PollEvents]
+            do {
+                events = try Posix.poll(requests, timeoutMilliseconds: -1)
+            } catch {
+                break  // cannot happen with valid descriptors; leave rather than spin
+            }
+            var index = 1
+            if !events[0].isEmpty {
+                _ = wakeUpBuffer.withUnsafeMutableBytes { try? Posix.read(wakeUpRead, into: $0) }
+            }
+            let ready: Posix.PollEvents = [.readable, .hangUp, .error, .invalid]
+            if outputOpen {
+                if !events[index].intersection(ready).isEmpty, read(outputFD, buffer, maximumReads: 16) {
+                    outputOpen = false
+                    withLock { outputAtEnd = true }
+                }
+                index += 1
+            }
+            if errorOpen {
+                if !events[index].intersection(ready).isEmpty, read(errorFD, buffer, maximumReads: 16) {
+                    errorOpen = false
+                    withLock { errorAtEnd = true }
+                }
+                index += 1
+            }
+            if inputOpen, !events[index].intersection([.writable, .hangUp, .error, .invalid]).isEmpty {
+                let end = min(input.count, inputOffset + capacity)
+                let result: Result<Int?, PosixError> = input[inputOffset..<end].withUnsafeBytes { chunk in
+                    do throws(PosixError) { return .success(try Posix.writeWithoutSignal(inputFD, chunk)) } catch { return .failure(error) }
+                }
+                switch result {
+                case .success(let written?):
+                    inputOffset += written
+                    if inputOffset >= input.count { closeInput() }
+                case .success(nil):
+                    break  // the pipe is full: wait for the program to read
+                case .failure:
+                    closeInput()  // EPIPE: the program exited (or closed its input) without reading it all
+                }
+            }
+            if !outputOpen, !errorOpen { publishIfComplete() }
+        }
+        // Stopping (terminate): take what is already in the pipes without waiting for more.
+        if outputOpen, read(outputFD, buffer, maximumReads: 256) { withLock { outputAtEnd = true } }
+        if errorOpen, read(errorFD, buffer, maximumReads: 256) { withLock { errorAtEnd = true } }
+        closeInput()
+        withLock {
+            readerFinished = true
+            condition.broadcast()
+        }
+        publishIfComplete()
+    }
+
+    /// Reads `fd` until it has nothing more (EAGAIN) or `maximumReads` chunks were taken.
+    /// Returns true at end of file (or on an error, which ends the stream too).
+    private func read(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, maximumReads: Int) -> Bool {
+        for _ in 0..<maximumReads {
+            let count: Int?
+            do {
+                count = try Posix.read(fd, into: buffer)
+            } catch {
+                return true
+            }
+            guard let count else { return false }
+            if count == 0 { return true }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            let stream: PipedSession.Stream = fd == outputFD ? .standardOutput : .standardError
+            withLock {
+                switch stream {
+                case .standardOutput: standardOutput.append(contentsOf: chunk)
+                case .standardError: standardError.append(contentsOf: chunk)
+                }
+            }
+            onOutput?(stream, Array(chunk))
+        }
+        return false
+    }
+
+    private func wakeIOLocked() {
+        guard !isClosed else { return }
+        _ = try? Posix.write(wakeUpWrite, bytes: [1])
+    }
+
+    // MARK: - Reaper thread
+
+    private func runReaper() {
+        let status: ExitStatus
+        do {
+            status = Posix.decodeWaitStatus(try Posix.waitForTermination(pid))
+        } catch {
+            // ECHILD: someone else reaped our child; its status is lost.
+            status = .exited(-1)
+        }
+        withLock {
+            reapedStatus = status
+            reaperFinished = true
+            condition.broadcast()
+            wakeIOLocked()
+        }
+        publishIfComplete()
+    }
+
+    // MARK: - The result
+
+    /// Delivers the result once the program was reaped and both outputs ended (or, with
+    /// `force`, at teardown with whatever was read), resuming every pending wait.
+    private func publishIfComplete(force: Bool = false) {
+        condition.lock()
+        guard result == nil, let status = reapedStatus, force || (outputAtEnd && errorAtEnd) else {
+            condition.unlock()
+            return
+        }
+        let output = PipedProgram.Output(status: status, standardOutput: standardOutput, standardError: standardError)
+        result = output
+        let pending = waiters.values
+        waiters.removeAll()
+        condition.broadcast()
+        condition.unlock()
+        for waiter in pending {
+            waiter.timer?.cancel()
+            waiter.continuation.resume(returning: output)
+        }
+    }
+
+    // MARK: - Waiting
+
+    /// Waits for the result; `timeout` nil waits without limit.
+    func wait(timeout: Duration?) async throws -> PipedProgram.Output {
+        let id = withLock {
+            defer { nextWaiterID += 1 }
+            return nextWaiterID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                register(id, timeout: timeout, continuation: continuation)
+            }
+        } onCancel: {
+            cancelWaiter(id)
+        }
+    }
+
+    private func register(_ id: UInt64, timeout: Duration?, continuation: CheckedContinuation<PipedProgram.Output, Error>) {
+        condition.lock()
+        if cancelledBeforeRegistration.remove(id) != nil {
+            condition.unlock()
+            continuation.resume(throwing: CancellationError())
+            return
+        }
+        if let result {
+            condition.unlock()
+            continuation.resume(returning: result)
+            return
+        }
+        var timer: DispatchSourceTimer?
+        if let timeout {
+            let source = DispatchSource.makeTimerSource(queue: .global())
+            source.setEventHandler { [weak self] in self?.timeoutFired(id, after: timeout) }
+            source.schedule(deadline: .now() + .nanoseconds(Int(clamping: SessionCore.nanoseconds(timeout))), leeway: .milliseconds(1))
+            timer = source
+        }
+        waiters[id] = Waiter(continuation: continuation, timer: timer)
+        condition.unlock()
+        timer?.resume()
+    }
+
+    private func timeoutFired(_ id: UInt64, after timeout: Duration) {
+        condition.lock()
+        guard let waiter = waiters.removeValue(forKey: id) else {
+            condition.unlock()
+            return
+        }
+        let outputTail = PrintableBytes.tail("stdout", of: standardOutput)
+        let errorTail = PrintableBytes.tail("stderr", of: standardError)
+        let error: PipedSessionError = if let status = reapedStatus {
+            .outputStillOpen(executable: executable, status: status, after: timeout,
+                             standardOutputTail: outputTail, standardErrorTail: errorTail)
+        } else {
+            .timeout(executable: executable, after: timeout, standardOutputTail: outputTail, standardErrorTail: errorTail)
+        }
+        condition.unlock()
+        waiter.timer?.cancel()
+        waiter.continuation.resume(throwing: error)
+    }
+
+    private func cancelWaiter(_ id: UInt64) {
+        condition.lock()
+        guard let waiter = waiters.removeValue(forKey: id) else {
+            // Not registered yet (or already resolved): remember, in case it is about to register.
+            if result == nil { cancelledBeforeRegistration.insert(id) }
+            condition.unlock()
+            return
+        }
+        condition.unlock()
+        waiter.timer?.cancel()
+        waiter.continuation.resume(throwing: CancellationError())
+    }
+
+    // MARK: - Terminate
+
+    /// Ends the program's whole process group (SIGTERM, then SIGKILL after `grace`), stops the
+    /// I/O thread, closes the descriptors. Idempotent; blocks until done.
+    @discardableResult
+    func terminate(grace: Duration) -> ExitStatus {
+        terminateLock.lock()
+        defer { terminateLock.unlock() }
+        if let terminatedStatus { return terminatedStatus }
+
+        let group = -pid
+        if withLock({ reapedStatus == nil }) {
+            // The program itself too, in case it left its process group (it is our child and
+            // not reaped yet, so its pid cannot name another process).
+            for target in [group, pid] {
+                _ = try? Posix.kill(target, SIGTERM)
+                _ = try? Posix.kill(target, SIGCONT)  // a stopped program must run to die
+            }
+            let deadline = Date(timeIntervalSinceNow: SessionCore.seconds(grace))
+            condition.lock()
+            while reapedStatus == nil {
+                if !condition.wait(until: deadline) { break }
+            }
+            let exited = reapedStatus != nil
+            condition.unlock()
+            if !exited {
+                _ = try? Posix.kill(group, SIGKILL)
+                _ = try? Posix.kill(pid, SIGKILL)
+            }
+        }
+        // Whatever is left of the group (background jobs of a shell that exited) goes too, and
+        // terminate returns once those processes are gone (pidfds, event driven).
+        _ = try? Posix.kill(group, SIGKILL)
+        let remaining = Posix.exists(group) ? Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid } : []
+        if !remaining.isEmpty {
+            _ = try? Posix.kill(group, SIGKILL)
+            Posix.waitUntilExited(remaining, timeoutMilliseconds: 2000)
+        }
+
+        condition.lock()
+        while reapedStatus == nil { condition.wait() }
+        stopRequested = true
+        wakeIOLocked()
+        while !readerFinished || !reaperFinished { condition.wait() }
+        // Descriptors are closed exactly once, here, after both threads stopped using them
+        // (the I/O thread closed the input pipe itself).
+        isClosed = true
+        try? Posix.close(outputFD)
+        try? Posix.close(errorFD)
+        try? Posix.close(wakeUpRead)
+        try? Posix.close(wakeUpWrite)
+        condition.unlock()
+
+        publishIfComplete(force: true)
+        let status = withLock { result?.status ?? reapedStatus! }
+        terminatedStatus = status
+        return status
+    }
+}

@@ -1,0 +1,51 @@
+/// Everything that can go wrong when launching or waiting on a ``PipedSession``.
+///
+/// A program that exits with a non-zero code or dies by a signal is not an error: that is the
+/// ``ExitStatus`` of its result.
+public enum PipedSessionError: Error, Sendable, CustomStringConvertible {
+    /// No file exists at the path, or the name was not found in `PATH`. Nothing was spawned.
+    case executableNotFound(String)
+    /// The file exists but is a directory or lacks execute permission. Nothing was spawned.
+    case notExecutable(String)
+    /// The configuration is unusable (an empty executable name, a missing working directory).
+    case invalidConfiguration(String)
+    /// The file given as standard input cannot be opened. Nothing was spawned.
+    case standardInputUnreadable(path: String, PosixError)
+    /// A system call failed while launching (a pipe, fork, `execve` in the child...).
+    case launchFailed(executable: String, PosixError)
+    /// The program was still running when the wait's time was up. The tails are the ends of
+    /// what it had written so far, escaped (``PrintableBytes``).
+    case timeout(executable: String, after: Duration, standardOutputTail: String, standardErrorTail: String)
+    /// The program exited, but its standard output or error was still open when the wait's time
+    /// was up: a process it started (in the background, say) holds the pipe. Reading stops there.
+    case outputStillOpen(executable: String, status: ExitStatus, after: Duration, standardOutputTail: String, standardErrorTail: String)
+
+    /// A readable explanation; waits that ran out of time show the tails of both streams.
+    public var description: String {
+        switch self {
+        case .executableNotFound(let path):
+            return "Executable not found: \(path) (no such file, or not found in PATH)"
+        case .notExecutable(let path):
+            return "Not executable: \(path) (a directory, or no execute permission)"
+        case .invalidConfiguration(let reason):
+            return "Invalid piped session configuration: \(reason)"
+        case .standardInputUnreadable(let path, let error):
+            return "Cannot read the standard input file \(path): \(error)"
+        case .launchFailed(let executable, let error):
+            return "Could not launch \(executable): \(error)"
+        case .timeout(let executable, let after, let standardOutputTail, let standardErrorTail):
+            return """
+                Timed out after \(TerminalSessionError.format(after)) waiting for \(executable) to exit (it still runs).
+                \(standardOutputTail)
+                \(standardErrorTail)
+                """
+        case .outputStillOpen(let executable, let status, let after, let standardOutputTail, let standardErrorTail):
+            return """
+                \(executable) \(status), but its output was still open after \(TerminalSessionError.format(after)) \
+                (a process it started holds stdout or stderr); stopped reading there.
+                \(standardOutputTail)
+                \(standardErrorTail)
+                """
+        }
+    }
+}
