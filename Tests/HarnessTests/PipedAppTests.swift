@@ -43,4 +43,14 @@ import Testing
         launch.launchProtocol = .bridge
         #expect(throws: PipedSessionError.self) { try PipedApp.launch(launch) }
     }
+
+    /// The example of the README, as written there.
+    @Test func theReadmeExampleRuns() async throws {
+        var launch = AppLaunch(executable: "sort")
+        launch.launchProtocol = .none
+        let app = try PipedApp.launch(launch, standardInput: .text("b\na\n"))
+        defer { app.close(failed: false) }
+        let output = try await app.session.waitForExit()
+        #expect(output.standardOutput == "a\nb\n" && output.standardError.isEmpty && output.shellStatus == 0)
+    }
 }
