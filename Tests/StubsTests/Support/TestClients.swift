@@ -17,14 +17,21 @@ func makeSession(timeout: TimeInterval = 10) -> URLSession {
 }
 
 /// Fetches `url` with URLSession; returns the body and the HTTP response.
+///
+/// The session is invalidated once the request ended, as the sample app does: on Linux every
+/// URLSession keeps a libcurl multi handle and its Dispatch sources on a work queue that all
+/// sessions share, and sessions that are never invalidated pile up there for the rest of the
+/// test process (swift-corelibs-foundation#3497, "unshared URLSession ties up threads").
 func fetch(
     _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:],
-    session: URLSession = makeSession()
+    timeout: TimeInterval = 10
 ) async throws -> (Data, HTTPURLResponse) {
     var request = URLRequest(url: url)
     request.httpMethod = method
     request.httpBody = body
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let session = makeSession(timeout: timeout)
+    defer { session.finishTasksAndInvalidate() }
     let (data, response) = try await session.data(for: request)
     guard let http = response as? HTTPURLResponse else { throw RawClient.Failure(description: "not an HTTP response") }
     return (data, http)
