@@ -8,13 +8,14 @@ enum RunCommand: Command {
     static let name = "run"
     static let synopsis = """
         run PATHS... [--jobs N] [--retries N] [--filter REGEX] [--timeout DURATION]
-                     [--record missing|failed|all|never] [--junit FILE] [--artifacts DIR] [--shard I/N]
+                     [--record missing|failed|all|never] [--junit FILE] [--artifacts DIR]
+                     [--shard I/N|auto|auto/N] [--durations JUNIT-FILE|HISTORY-DIR] [--history DIR]
                                          run the .flow files under PATHS
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try CommandArguments(
-            arguments, valued: ["jobs", "retries", "filter", "timeout", "record", "junit", "artifacts", "shard"])
+            arguments, valued: ["jobs", "retries", "filter", "timeout", "record", "junit", "artifacts", "shard", "durations", "history"])
         guard !parsed.positional.isEmpty else { throw CommandError.usage("missing PATHS (folders or .flow files)") }
         let jobs = try parsed.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let retries = try parsed.integer("retries", in: 0...100) ?? 0
@@ -34,11 +35,20 @@ enum RunCommand: Command {
         }
         var shard: FlowShard?
         if let text = parsed.value("shard") {
-            do { shard = try FlowShard(parsing: text) } catch { throw CommandError.usage(error.description) }
+            do {
+                shard = try FlowShard(argument: text, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw CommandError.usage(error.description)
+            }
+        }
+        guard shard != nil || parsed.value("durations") == nil else {
+            throw CommandError.usage("--durations balances shards: it needs --shard")
         }
         let currentDirectory = FileManager.default.currentDirectoryPath
         let junit = parsed.value("junit").map { FlowPaths.join(currentDirectory, $0) }
         let artifacts = parsed.value("artifacts").map { FlowPaths.join(currentDirectory, $0) }
+        let history = parsed.value("history").map { FlowHistory(directory: FlowPaths.join(currentDirectory, $0)) }
+        let startDate = Date()
 
         // Discover and parse everything before anything runs.
         var flows: [FlowFile]
@@ -49,7 +59,25 @@ enum RunCommand: Command {
             HarnessCLI.printError("harness run: \(error)")
             return 2
         }
-        if let shard { flows = flows.filter(shard.contains) }
+        var balance = ""
+        if let shard {
+            if let source = parsed.value("durations") {
+                // Every shard plans the whole suite from the same durations, then takes its part.
+                let durations: [String: Double]
+                do {
+                    durations = try FlowDurations.load(path: FlowPaths.join(currentDirectory, source))
+                } catch {
+                    HarnessCLI.printError("harness run: \(error)")
+                    return 2
+                }
+                let plan = FlowShardPlan(flows: flows.map(\.relativePath), count: shard.count, durations: durations)
+                flows = flows.filter { plan.shard(of: $0.relativePath) == shard.index }
+                balance = String(format: ", balanced by earlier durations (expected %.1fs of %.1fs)",
+                                 plan.expectedLoads[shard.index - 1], plan.expectedLoads.reduce(0, +))
+            } else {
+                flows = flows.filter(shard.contains)
+            }
+        }
         let scripts: [FlowScript]
         do {
             scripts = try FlowParser.loadAll(flows)
@@ -67,7 +95,7 @@ enum RunCommand: Command {
             defaultTimeout: timeout, recordMode: record, artifactsDirectory: artifacts, environment: environment))
 
         let workers = min(jobs, max(flows.count, 1))
-        let shardText = shard.map { ", shard \($0)" } ?? ""
+        let shardText = shard.map { ", shard \($0)\(balance)" } ?? ""
         HarnessCLI.printLine("Running \(flows.count) flow\(flows.count == 1 ? "" : "s") on \(workers) worker\(workers == 1 ? "" : "s")\(shardText)")
         let reporter = FlowProgressReporter(write: HarnessCLI.printLine)
         let pool = FlowWorkerPool(jobs: jobs, retries: retries)
@@ -93,6 +121,14 @@ enum RunCommand: Command {
                 indexPath = try RunIndexWriter.write(results, toFolder: artifacts)
             } catch {
                 HarnessCLI.printError("harness run: cannot write the index in \(artifacts): \(error.localizedDescription)")
+                status = 1
+            }
+        }
+        if let history {
+            do {
+                try history.append(FlowHistory.Run(results: results, date: startDate, shard: shard?.description))
+            } catch {
+                HarnessCLI.printError("harness run: cannot add the run to the history in \(history.directory): \(error.localizedDescription)")
                 status = 1
             }
         }
