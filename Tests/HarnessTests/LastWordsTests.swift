@@ -21,16 +21,26 @@ import TerminalEmulator
         for round in 1...200 {
             // 500 lines before the last words, so they arrive in the last of many reads.
             let script = "seq 1 500; printf 'last words \(round)'; \(command)"
-            let session = try TerminalSession.launch(shell(script))
-            defer { session.terminate() }
-            let exit = try await session.waitForExit()
-            #expect(exit == status, "round \(round)")
+            // Launched and ended off Swift's cooperative pool: 600 forks and teardowns on it
+            // would starve the tests running beside this one on a loaded machine.
+            let configuration = shell(script)
+            let session = try await runOffPool { try TerminalSession.launch(configuration) }
+            let exit: Harness.ExitStatus
+            do {
+                exit = try await session.waitForExit()
+            } catch {
+                await runOffPool { _ = session.terminate() }
+                throw error
+            }
             let screen = session.screen
+            let output = session.output
+            await runOffPool { _ = session.terminate() }
+            #expect(exit == status, "round \(round)")
             guard screen.line(screen.cursor.row).hasPrefix("last words \(round)") else {
                 Issue.record("round \(round): the program \(name) and its last words are missing:\n\(screen)")
                 return
             }
-            #expect(session.output.hasSuffix("500\nlast words \(round)"), "round \(round)")
+            #expect(output.hasSuffix("500\nlast words \(round)"), "round \(round)")
         }
     }
 }

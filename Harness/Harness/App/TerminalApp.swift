@@ -70,7 +70,7 @@ public final class TerminalApp: Sendable {
             )
             let session: TerminalSession
             do {
-                session = try TerminalSession.launch(configuration)
+                session = try await runOffPool { try TerminalSession.launch(configuration) }
             } catch {
                 listener?.close()
                 throw error
@@ -112,7 +112,7 @@ public final class TerminalApp: Sendable {
         let app = try await Self.launch(launch)
         do {
             let result = try await body(app)
-            app.close(failed: false)
+            await runOffPool { app.close(failed: false) }
             return result
         } catch {
             let file = URL(fileURLWithPath: "\(filePath)").deletingPathExtension().lastPathComponent
@@ -123,7 +123,7 @@ public final class TerminalApp: Sendable {
             if let written = try? app.writeFailureArtifacts(to: folder) {
                 FileHandle.standardError.write(Data("harness: the failed test's recording and screen are in \(written.path)\n".utf8))
             }
-            app.close(failed: true)
+            await runOffPool { app.close(failed: true) }
             throw error
         }
     }

@@ -37,6 +37,54 @@ func fetch(
     return (data, http)
 }
 
+/// A GET started at once on a thread of its own, for tests that wait on the server while the
+/// request is in flight: the request leaves even while every thread of Swift's cooperative
+/// pool is busy with other tests (an `async let` or `Task` would first need one of them).
+final class RequestOnOwnThread: Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    private let result = Outcome()
+
+    /// The request's outcome, written once by the URLSession callback.
+    private final class Outcome: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Result<(Data, HTTPURLResponse), any Error>?
+        func set(_ value: Result<(Data, HTTPURLResponse), any Error>) { lock.withLock { stored = value } }
+        func get() throws -> (Data, HTTPURLResponse) { try lock.withLock { stored! }.get() }
+    }
+
+    init(_ url: URL, timeout: TimeInterval = 10) {
+        let thread = Thread { [finished, result] in
+            let session = makeSession(timeout: timeout)
+            session.dataTask(with: url) { data, response, error in
+                let outcome: Result<(Data, HTTPURLResponse), any Error>
+                if let error {
+                    outcome = .failure(error)
+                } else if let http = response as? HTTPURLResponse {
+                    outcome = .success((data ?? Data(), http))
+                } else {
+                    outcome = .failure(RawClient.Failure(description: "not an HTTP response"))
+                }
+                result.set(outcome)
+                finished.signal()
+            }.resume()
+            finished.wait()
+            session.finishTasksAndInvalidate()
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    /// The response, once the request ended.
+    var value: (Data, HTTPURLResponse) {
+        get async throws {
+            try await BlockingWork.run { [finished, result] in
+                finished.wait()
+                return try result.get()
+            }
+        }
+    }
+}
+
 /// Fetches `url` and returns the body as text.
 func text(_ url: URL) async throws -> String {
     String(decoding: try await fetch(url).0, as: UTF8.self)
