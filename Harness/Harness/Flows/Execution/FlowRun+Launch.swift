@@ -8,6 +8,11 @@ extension FlowRun {
         let launch = try prepareLaunch()
         do {
             app = try await TerminalApp.launch(launch)
+        } catch let error as BridgeError {
+            // The program started; its bridge did not come up (it exited, never connected,
+            // was refused): say that, not that it could not be launched.
+            throw FlowStepFailure("\(launch.executable) started but its bridge did not become ready", details: "\(error)",
+                                  showsScreen: false)
         } catch {
             throw FlowStepFailure("could not launch \(launch.executable)", details: "\(error)", showsScreen: false)
         }
