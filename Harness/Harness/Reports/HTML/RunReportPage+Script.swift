@@ -35,7 +35,7 @@ extension RunReportPage {
       screen.addEventListener("click",function(){enlarge(idx[cur]);});
       p.seek=function(t){var i=0;while(i+1<times.length&&times[i+1]<=t+0.0005)i++;stop();show(i);};
       p.dataset.frameCount=String(idx.length);
-      show(0);
+      show(p.dataset.start==="end"?idx.length-1:0);
     }
     function fill(root){
       root.querySelectorAll("button.thumb[data-frame]").forEach(function(b){if(!b.firstChild)draw(b,+b.dataset.frame);});

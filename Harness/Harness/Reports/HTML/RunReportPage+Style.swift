@@ -40,9 +40,11 @@ extension RunReportPage {
     pre .add{color:#116329;background:#dafbe1}pre .del{color:#82071e;background:#ffebe9}pre .hunk{color:var(--dim)}
     code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12.5px}
     .trace{display:grid;grid-template-columns:minmax(0,1fr) 380px;gap:16px;align-items:start}
-    .timeline td{padding:3px 6px;font-size:13px}.timeline .t{font-variant-numeric:tabular-nums;color:var(--dim);white-space:nowrap}
+    .timeline{table-layout:fixed}.timeline td{padding:3px 6px;font-size:13px;overflow-wrap:anywhere}
+    .timeline col.c-t{width:66px}.timeline col.c-bar{width:110px}.timeline col.c-line{width:52px}.timeline col.c-took{width:64px}.timeline col.c-shot{width:136px}
+    .timeline pre{white-space:pre-wrap;word-break:break-all}.failure pre{white-space:pre-wrap;word-break:break-all}.timeline .t{font-variant-numeric:tabular-nums;color:var(--dim);white-space:nowrap}
     .timeline .line{color:var(--dim);font-variant-numeric:tabular-nums;text-align:right}.timeline .kind{font-size:11px;text-transform:uppercase;letter-spacing:.04em}
-    .timeline td.bar,.timeline th.bar{width:120px;position:relative;font-size:11px}
+    .timeline td.bar,.timeline th.bar{position:relative;font-size:11px;text-transform:none}
     .timeline td.bar span{position:absolute;top:8px;height:8px;min-width:2px;border-radius:2px;background:#8c959f}
     .timeline td.bar span.dot{width:8px;height:8px;border-radius:50%;margin-left:-4px}
     .timeline tr.step{cursor:pointer}.timeline tr.step:hover{background:var(--soft)}.timeline tr.step.passed td.bar span{background:#4ac26b}

@@ -178,7 +178,7 @@ public enum RunReportPage {
         if let trace = attempt.trace {
             out += "<div class=\"trace\">\n"
             out += timeline(trace)
-            if let replay = trace.replay { out += player(replay, duration: trace.duration) }
+            if let replay = trace.replay { out += player(replay, startsAtEnd: attempt.outcome == "failed") }
             out += "</div>\n"
         }
         if attempt.outcome == "failed", let message = attempt.message, failing != nil {
@@ -256,17 +256,19 @@ public enum RunReportPage {
             rows.append(Row(time: message.time, order: Int.max, html: row))
         }
         rows.sort { $0.time != $1.time ? $0.time < $1.time : $0.order < $1.order }
-        var out = "<table class=\"timeline\">\n<thead><tr><th>Time</th><th class=\"bar\">\(text(seconds(span)))</th><th>Line</th>"
+        var out = "<table class=\"timeline\">\n<colgroup><col class=\"c-t\"><col class=\"c-bar\"><col class=\"c-line\"><col>"
+        out += "<col class=\"c-took\"><col class=\"c-shot\"></colgroup>\n<thead><tr><th>Time</th><th class=\"bar\">\(text(seconds(span)))</th><th>Line</th>"
         out += "<th>Step, request or event</th><th class=\"num\">Took</th><th>Screen after</th></tr></thead>\n<tbody>\n"
         out += rows.map(\.html).joined() + notRun
         out += "</tbody>\n</table>\n"
         return out
     }
 
-    private static func player(_ replay: RunReport.Replay, duration: Double) -> String {
+    /// The replay player; a failed attempt's starts on its last frame (the screen as it failed).
+    private static func player(_ replay: RunReport.Replay, startsAtEnd: Bool) -> String {
         let times = replay.times.map(percent).joined(separator: ",")
         let frames = replay.frames.map(String.init).joined(separator: ",")
-        var out = "<div class=\"player\" data-times=\"\(times)\" data-frames=\"\(frames)\">"
+        var out = "<div class=\"player\" data-times=\"\(times)\" data-frames=\"\(frames)\"\(startsAtEnd ? " data-start=\"end\"" : "")>"
         out += "<div class=\"player-head\">Replay <span class=\"dim\">\(replay.cols)×\(replay.rows), \(replay.frames.count) frame\(replay.frames.count == 1 ? "" : "s")</span></div>"
         out += "<div class=\"screen\"></div><div class=\"controls\"><button type=\"button\" class=\"play\" title=\"play or pause\">▶</button>"
         out += "<input type=\"range\" min=\"0\" max=\"\(max(0, replay.frames.count - 1))\" value=\"0\" aria-label=\"frame\">"
