@@ -61,8 +61,14 @@ import Testing
         let clock = ContinuousClock()
         let buildStart = clock.now
         var report = RunReport(results: results, traces: traces, startedAt: Date(), wallSeconds: 600)
+        // 20 earlier nights; a few flows failed now and then (flaky over time).
         let history = (0..<20).map { run in
-            FlowHistory.Run(results: results, date: Date(timeIntervalSince1970: 1_800_000_000 - Double(20 - run) * 86_400))
+            var night = FlowHistory.Run(results: results, date: Date(timeIntervalSince1970: 1_800_000_000 - Double(20 - run) * 86_400))
+            for index in night.flows.indices {
+                night.flows[index].seconds *= 0.8 + Double((index + run) % 5) / 10
+                night.flows[index].status = (index * 3 + run) % 41 == 0 ? .failed : .passed
+            }
+            return night
         }
         report.attachHistory(history)
         let fixture = try FlowFixture()
@@ -70,6 +76,11 @@ import Testing
         let folder = fixture.folder
         let page = try RunReportWriter.write(report, toFolder: folder)
         let buildTime = clock.now - buildStart
+        if let keep = ProcessInfo.processInfo.environment["HARNESS_KEEP_SCALE_REPORT"] {
+            // To look at the page: HARNESS_KEEP_SCALE_REPORT=/tmp/scale swift test --filter RunReportScaleTests
+            try? FileManager.default.removeItem(atPath: keep)
+            try FileManager.default.copyItem(atPath: folder, toPath: keep)
+        }
         let pageBytes = try FileManager.default.attributesOfItem(atPath: page)[.size] as? Int ?? 0
         let resultsBytes = try FileManager.default.attributesOfItem(atPath: folder + "/results.json")[.size] as? Int ?? 0
 

@@ -4,7 +4,9 @@ public struct ReportFrameTable: Sendable {
     /// The pictures in order of first use.
     public private(set) var frames: [String] = []
     private var indices: [String: Int] = [:]
-    private var lastDrawn: (screen: ScreenSnapshot, index: Int)?
+    /// The screens drawn last, newest last (a step's screen comes back as a replay frame).
+    private var recentlyDrawn: [(screen: ScreenSnapshot, index: Int)] = []
+    private static let recentLimit = 32
 
     /// An empty table, or one holding `frames` (unique) already.
     public init(frames: [String] = []) {
@@ -21,12 +23,14 @@ public struct ReportFrameTable: Sendable {
         return frames.count - 1
     }
 
-    /// The index of the picture of `screen`, drawn with ``ScreenSVG`` unless it equals the
-    /// screen drawn last (consecutive steps and frames often show the same screen).
+    /// The index of the picture of `screen`, drawn with ``ScreenSVG`` unless it equals one of
+    /// the last screens drawn (steps and replay frames of one attempt often show the same
+    /// screen; comparing cells costs far less than drawing).
     public mutating func add(screen: ScreenSnapshot) -> Int {
-        if let last = lastDrawn, last.screen == screen { return last.index }
+        if let found = recentlyDrawn.last(where: { $0.screen == screen }) { return found.index }
         let index = add(svg: ScreenSVG.render(screen))
-        lastDrawn = (screen, index)
+        recentlyDrawn.append((screen, index))
+        if recentlyDrawn.count > Self.recentLimit { recentlyDrawn.removeFirst() }
         return index
     }
 }
