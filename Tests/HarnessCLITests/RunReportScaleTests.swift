@@ -70,6 +70,7 @@ import Testing
             }
             return night
         }
+        let drawn = clock.now - buildStart
         report.attachHistory(history)
         let fixture = try FlowFixture()
         defer { fixture.remove() }
@@ -99,7 +100,7 @@ import Testing
         print("""
             Report of \(report.flows.count) flows (\(traces.count) failing with traces, 20 runs of history):
               frames: \(report.frames.count) unique pictures for \(stepFrames) step screens and \(replayFrames) replay frames
-              index.html: \(pageBytes / 1024) KB, results.json: \(resultsBytes / 1024) KB, made in \(buildTime)
+              index.html: \(pageBytes / 1024) KB, results.json: \(resultsBytes / 1024) KB, made in \(buildTime) (drawing: \(drawn))
               chromium --dump-dom: \(loadTime) (an empty page: \(emptyTime)); the script finished \(loadMs) ms after navigation
             """)
         #expect(dom.contains("data-ready=\"1\""))
