@@ -37,9 +37,10 @@ extension RunReportPage {
       p.dataset.frameCount=String(idx.length);
       show(p.dataset.start==="end"?idx.length-1:0);
     }
+    function visible(el){var d=el.closest("details:not([open])");return !d;}
     function fill(root){
-      root.querySelectorAll("button.thumb[data-frame]").forEach(function(b){if(!b.firstChild)draw(b,+b.dataset.frame);});
-      root.querySelectorAll(".player").forEach(initPlayer);
+      root.querySelectorAll("button.thumb[data-frame]").forEach(function(b){if(!b.firstChild&&visible(b))draw(b,+b.dataset.frame);});
+      root.querySelectorAll(".player").forEach(function(p){if(visible(p))initPlayer(p);});
     }
     document.addEventListener("click",function(e){
       var thumb=e.target.closest("button.thumb");
@@ -47,7 +48,7 @@ extension RunReportPage {
       var row=e.target.closest("tr[data-t]");
       if(row){var p=row.closest(".trace").querySelector(".player");if(p&&p.seek)p.seek(+row.dataset.t);}
     });
-    document.querySelectorAll("details.flow").forEach(function(d){
+    document.querySelectorAll("details.flow,details.fold").forEach(function(d){
       if(d.open)fill(d);
       d.addEventListener("toggle",function(){if(d.open)fill(d);});
     });

@@ -61,6 +61,7 @@ extension RunReportPage {
     .player-head{font-weight:600;margin-bottom:6px}.player .screen{background:#000;border-radius:4px;overflow:hidden;min-height:60px;cursor:zoom-in}
     .controls{display:flex;gap:8px;align-items:center;margin-top:6px}.controls input{flex:1}.controls .clock,.controls .count{font-variant-numeric:tabular-nums;color:var(--dim);font-size:12px}
     .play{font:inherit;width:34px;border:1px solid var(--line);border-radius:6px;background:#fff;cursor:pointer}
+    details.fold>summary{cursor:pointer}details.fold>summary h3{display:inline-block;margin:10px 0}
     .artifacts{color:var(--dim)}details.message summary{cursor:pointer;color:var(--dim)}
     section.attempt{padding-bottom:8px}section.attempt+section.attempt{border-top:1px dashed var(--line)}
     #zoom{position:fixed;inset:0;background:rgba(0,0,0,.75);z-index:10;display:flex;flex-direction:column;align-items:center;justify-content:center;cursor:zoom-out}

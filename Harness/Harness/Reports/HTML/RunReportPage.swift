@@ -150,22 +150,29 @@ public enum RunReportPage {
         if flow.flakyOverTime == true { out += " <span class=\"flag\">flaky over time</span>" }
         out += "</summary>\n"
         if let history = flow.history, history.count > 1 {
-            let failures = history.filter { $0.status == .failed }.count
-            out += "<p class=\"history-line\">Last \(history.count) runs: \(failures) failed. \(strip(history))</p>\n"
+            let counts = FlowStatus.allCases.compactMap { status -> String? in
+                let count = history.filter { $0.status == status }.count
+                return count == 0 ? nil : "\(count) \(status.rawValue)"
+            }
+            out += "<p class=\"history-line\">Last \(history.count) runs: \(counts.joined(separator: ", ")). \(strip(history))</p>\n"
         }
+        // The attempt to read first is the last failed one; the others are folded under it.
+        let main = flow.attempts.last { $0.outcome == "failed" }?.number ?? flow.attempts.last?.number
         for attempt in flow.attempts.reversed() {
-            out += attemptSection(attempt, of: flow, anchor: "f-\(index)-a\(attempt.number)")
+            out += attemptSection(attempt, of: flow, anchor: "f-\(index)-a\(attempt.number)", folded: attempt.number != main)
         }
         out += "</details>\n"
         return out
     }
 
-    private static func attemptSection(_ attempt: RunReport.Attempt, of flow: RunReport.Flow, anchor: String) -> String {
-        var out = "<section class=\"attempt \(attempt.outcome)\" id=\"\(anchor)\">\n<h3>Attempt \(attempt.number)"
-        if flow.attempts.count > 1 { out += " of \(flow.attempts.count)" }
-        out += ": \(attempt.outcome)"
-        if let position = attempt.position { out += " at line \(position.line)" }
-        out += " <span class=\"dim\">\(text(seconds(attempt.seconds)))</span></h3>\n"
+    private static func attemptSection(_ attempt: RunReport.Attempt, of flow: RunReport.Flow, anchor: String, folded: Bool) -> String {
+        var heading = "Attempt \(attempt.number)"
+        if flow.attempts.count > 1 { heading += " of \(flow.attempts.count)" }
+        heading += ": \(attempt.outcome)"
+        if let position = attempt.position { heading += " at line \(position.line)" }
+        heading += " <span class=\"dim\">\(text(seconds(attempt.seconds)))</span>"
+        var out = "<section class=\"attempt \(attempt.outcome)\" id=\"\(anchor)\">\n"
+        out += folded ? "<details class=\"fold\"><summary><h3>\(heading)</h3></summary>\n" : "<h3>\(heading)</h3>\n"
         let failing = attempt.trace?.steps.first { $0.result == .failed }
         if let failing {
             out += "<div class=\"failure\"><div class=\"where\">Line \(failing.line): <code>\(text(failing.text))</code></div>"
@@ -185,6 +192,7 @@ public enum RunReportPage {
             out += "<details class=\"message\"><summary>Full message</summary><pre>\(text(message))</pre></details>\n"
         }
         if let artifacts = attempt.artifacts { out += artifactLinks(artifacts) }
+        if folded { out += "</details>\n" }
         out += "</section>\n"
         return out
     }
