@@ -134,3 +134,23 @@ import Testing
         return found
     }
 }
+
+/// `--trace` and `merge-reports` usage errors.
+@Suite struct RunReportOptionTests {
+    @Test func traceValuesAreCheckedAndTraceOnNeedsArtifacts() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try fixture.write("app sh -c \"echo hi; exec cat\"\nlaunch\nexpect \"hi\"\n", at: "suite/a.flow")
+        let bad = try await runHarness(["run", "suite", "--trace", "sometimes", "--artifacts", "out"], in: fixture.folder)
+        #expect(bad.status == 64 && bad.standardError.contains("expected on, off or retain-on-failure"))
+        let noArtifacts = try await runHarness(["run", "suite", "--trace", "on"], in: fixture.folder)
+        #expect(noArtifacts.status == 64 && noArtifacts.standardError.contains("it needs --artifacts"))
+        let notAReport = try await runHarness(["merge-reports", "merged", "suite"], in: fixture.folder)
+        #expect(notAReport.status == 1 && notAReport.standardError.contains("results.json"))
+        // Default (off): a passing flow keeps no timeline, so the report has no section for it.
+        let run = try await runHarness(["run", "suite", "--artifacts", "out"], in: fixture.folder)
+        #expect(run.status == 0)
+        let report = try RunReportWriter.read(folder: fixture.folder + "/out")
+        #expect(report.flows.count == 1 && report.flows[0].attempts[0].trace == nil && report.frames.isEmpty)
+    }
+}
