@@ -80,7 +80,10 @@ public struct FlowTrace: Sendable {
     public struct Message: Sendable, Hashable, Codable {
         /// An event (`publish`) or a spy record.
         public enum Kind: String, Sendable, Hashable, Codable {
-            case event, spy
+            /// An event the app published (`event` lines check them).
+            case event
+            /// A call the app's spy recorded (`spy` lines check them).
+            case spy
         }
         /// Seconds from the trace's start to its arrival.
         public var time: Double

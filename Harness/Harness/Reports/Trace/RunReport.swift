@@ -109,8 +109,9 @@ public struct RunReport: Sendable, Codable {
 
     /// A session's replay: frames drawn by the harness's emulator from the recording.
     public struct Replay: Sendable, Codable {
-        /// The terminal size at launch.
+        /// The terminal's columns at launch.
         public var cols: Int
+        /// The terminal's rows at launch.
         public var rows: Int
         /// Each frame's time, seconds from the trace's start.
         public var times: [Double]
