@@ -6,6 +6,8 @@ import Harness
 /// `OUT/index.html`, `OUT/results.json` and `OUT/junit.xml` (or `--junit FILE`), each shard's
 /// files copied under `OUT/<its folder name>/` so every link stays valid, and with `--history`
 /// one history entry for the whole run (the page then shows each flow's history strip).
+/// A folder without a readable `results.json` (a shard that crashed) is left out with a
+/// message, and the exit status is then 1; 0 otherwise, whatever the flows' results.
 enum MergeReportsCommand: Command {
     static let name = "merge-reports"
     static let synopsis = """
@@ -23,12 +25,16 @@ enum MergeReportsCommand: Command {
 
         var parts: [(report: RunReport, prefix: String)] = []
         var usedNames: Set<String> = []
+        var unreadable: [String] = []
         for input in inputs {
             let report: RunReport
             do {
                 report = try RunReportWriter.read(folder: input)
             } catch {
-                throw CommandError.failure("\(error)")
+                // A shard that crashed left no report: merge the others, say so, exit 1.
+                HarnessCLI.printError("harness merge-reports: left out \(input): \(error)")
+                unreadable.append(input)
+                continue
             }
             var prefix = URL(fileURLWithPath: input).lastPathComponent
             if prefix.isEmpty || prefix == "." { prefix = "shard" }
@@ -44,6 +50,7 @@ enum MergeReportsCommand: Command {
             }
             parts.append((report, unique))
         }
+        guard !parts.isEmpty else { throw CommandError.failure("no shard folder holds a results.json") }
         var report = RunReport.merged(parts, title: parsed.value("title") ?? "Flow run")
         let results = report.results
         if let directory = parsed.value("history") {
@@ -59,13 +66,13 @@ enum MergeReportsCommand: Command {
         do {
             let page = try RunReportWriter.write(report, toFolder: output)
             try JUnitWriter.write(JUnitReport(results: results, timestamp: report.startedAt ?? Date()), to: junit)
-            HarnessCLI.printLine("Merged \(inputs.count) report\(inputs.count == 1 ? "" : "s"): \(report.summary)")
+            HarnessCLI.printLine("Merged \(parts.count) report\(parts.count == 1 ? "" : "s"): \(report.summary)")
             HarnessCLI.printLine("Report: \(page)")
             HarnessCLI.printLine("JUnit: \(junit)")
         } catch {
             throw CommandError.failure("cannot write the report in \(output): \(error.localizedDescription)")
         }
-        return 0
+        return unreadable.isEmpty ? 0 : 1
     }
 
     /// Copies a shard's folder into `destination` (replaced), leaving out its own report files.

@@ -146,10 +146,14 @@ import Testing
         let noArtifacts = try await runHarness(["run", "suite", "--trace", "on"], in: fixture.folder)
         #expect(noArtifacts.status == 64 && noArtifacts.standardError.contains("it needs --artifacts"))
         let notAReport = try await runHarness(["merge-reports", "merged", "suite"], in: fixture.folder)
-        #expect(notAReport.status == 1 && notAReport.standardError.contains("results.json"))
+        #expect(notAReport.status == 1 && notAReport.standardError.contains("no shard folder holds a results.json"))
         // Default (off): a passing flow keeps no timeline, so the report has no section for it.
         let run = try await runHarness(["run", "suite", "--artifacts", "out"], in: fixture.folder)
         #expect(run.status == 0)
+        // A shard folder without a report (a crashed shard) is left out; the rest is merged.
+        let partial = try await runHarness(["merge-reports", "merged", "out", "suite"], in: fixture.folder)
+        #expect(partial.status == 1 && partial.standardError.contains("left out"))
+        #expect(partial.standardOutput.contains("Merged 1 report: 1 passed, 0 failed"))
         let report = try RunReportWriter.read(folder: fixture.folder + "/out")
         #expect(report.flows.count == 1 && report.flows[0].attempts[0].trace == nil && report.frames.isEmpty)
     }
