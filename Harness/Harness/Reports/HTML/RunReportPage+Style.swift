@@ -39,7 +39,7 @@ extension RunReportPage {
     pre{background:var(--soft);border-radius:6px;padding:8px 10px;overflow:auto;font-size:12.5px;line-height:1.35;margin:6px 0;max-height:420px}
     pre .add{color:#116329;background:#dafbe1}pre .del{color:#82071e;background:#ffebe9}pre .hunk{color:var(--dim)}
     code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12.5px}
-    .trace{display:grid;grid-template-columns:minmax(0,1fr) 380px;gap:16px;align-items:start}
+    .trace{display:grid;grid-template-columns:minmax(0,1fr) 380px;gap:16px;align-items:start}.trace.no-replay{grid-template-columns:minmax(0,1fr)}
     .timeline{table-layout:fixed}.timeline td{padding:3px 6px;font-size:13px;overflow-wrap:anywhere}
     .timeline col.c-t{width:66px}.timeline col.c-bar{width:110px}.timeline col.c-line{width:52px}.timeline col.c-took{width:64px}.timeline col.c-shot{width:136px}
     .timeline pre{white-space:pre-wrap;word-break:break-all}.failure pre{white-space:pre-wrap;word-break:break-all}.timeline .t{font-variant-numeric:tabular-nums;color:var(--dim);white-space:nowrap}

@@ -183,7 +183,7 @@ public enum RunReportPage {
             out += "<div class=\"failure\"><pre>\(text(message))</pre></div>\n"
         }
         if let trace = attempt.trace {
-            out += "<div class=\"trace\">\n"
+            out += trace.replay == nil ? "<div class=\"trace no-replay\">\n" : "<div class=\"trace\">\n"
             out += timeline(trace)
             if let replay = trace.replay { out += player(replay, startsAtEnd: attempt.outcome == "failed") }
             out += "</div>\n"
