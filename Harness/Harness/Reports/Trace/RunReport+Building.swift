@@ -8,6 +8,7 @@ extension RunReport {
         self.init(title: title, generatedAt: generatedAt, startedAt: startedAt, wallSeconds: wallSeconds,
                   shards: shard.map { [$0] } ?? [])
         var table = ReportFrameTable()
+        let drawn = Self.draw(traces, into: &table)
         flows = results.sorted { $0.path < $1.path }.map { result in
             let attempts = result.attempts.map { attempt -> Attempt in
                 var entry = Attempt(number: attempt.number, seconds: attempt.duration.flowSeconds, outcome: "passed")
@@ -22,13 +23,35 @@ extension RunReport {
                     entry.position = failure.position
                     entry.artifacts = failure.artifacts.isEmpty ? nil : failure.artifacts
                 }
-                entry.trace = traces[result.path]?[attempt.number].map { Self.trace($0, frames: &table) }
+                entry.trace = drawn[result.path]?[attempt.number]
                 return entry
             }
             return Flow(path: result.path, status: result.status, seconds: result.duration.flowSeconds, attempts: attempts,
                         skipReason: result.skipReason, shard: shard)
         }
         frames = table.frames
+    }
+
+    /// Every trace with its screens drawn, the traces in parallel (drawing is most of the cost
+    /// of a report), the pictures then gathered into `table` in the order of paths and attempts
+    /// (so the same run always gives the same file).
+    static func draw(_ traces: [String: [Int: FlowTrace]], into table: inout ReportFrameTable) -> [String: [Int: Trace]] {
+        let list = traces.keys.sorted().flatMap { path in
+            traces[path, default: [:]].sorted { $0.key < $1.key }.map(\.value)
+        }
+        let slots = DrawnTraces(count: list.count)
+        DispatchQueue.concurrentPerform(iterations: list.count) { index in
+            var local = ReportFrameTable()
+            let trace = Self.trace(list[index], frames: &local)
+            slots.set(index, trace, local.frames)
+        }
+        var drawn: [String: [Int: Trace]] = [:]
+        for (index, original) in list.enumerated() {
+            guard let (trace, frames) = slots.get(index) else { continue }
+            let remap = frames.map { table.add(svg: $0) }
+            drawn[original.path, default: [:]][original.attempt] = trace.remapped(remap)
+        }
+        return drawn
     }
 
     /// A trace with its screens drawn into `table`.
@@ -99,19 +122,12 @@ extension RunReport {
         var table = ReportFrameTable()
         for (report, prefix) in parts {
             let remap = report.frames.map { table.add(svg: $0) }
-            func frame(_ index: Int?) -> Int? { index.flatMap { remap.indices.contains($0) ? remap[$0] : nil } }
             let shard = report.shards.count == 1 ? report.shards[0] : nil
             for var flow in report.flows {
                 flow.shard = flow.shard ?? shard
                 for index in flow.attempts.indices {
                     flow.attempts[index].artifacts = flow.attempts[index].artifacts.map { $0.prefixed(with: prefix) }
-                    guard var trace = flow.attempts[index].trace else { continue }
-                    for step in trace.steps.indices { trace.steps[step].frame = frame(trace.steps[step].frame) }
-                    if var replay = trace.replay {
-                        replay.frames = replay.frames.compactMap(frame)
-                        trace.replay = replay.frames.count == replay.times.count ? replay : nil
-                    }
-                    flow.attempts[index].trace = trace
+                    flow.attempts[index].trace = flow.attempts[index].trace?.remapped(remap)
                 }
                 merged.flows.append(flow)
             }
@@ -122,6 +138,39 @@ extension RunReport {
         merged.flows.sort { $0.path < $1.path }
         merged.frames = table.frames
         return merged
+    }
+}
+
+extension RunReport.Trace {
+    /// The trace with its frame indices `i` replaced by `remap[i]` (a replay with an index
+    /// out of range is dropped, a step's picture forgotten).
+    func remapped(_ remap: [Int]) -> RunReport.Trace {
+        func frame(_ index: Int) -> Int? { remap.indices.contains(index) ? remap[index] : nil }
+        var trace = self
+        for step in trace.steps.indices { trace.steps[step].frame = trace.steps[step].frame.flatMap(frame) }
+        if var replay = trace.replay {
+            replay.frames = replay.frames.compactMap(frame)
+            trace.replay = replay.frames.count == replay.times.count ? replay : nil
+        }
+        return trace
+    }
+}
+
+/// The traces drawn by parallel workers, each into its own slot.
+private final class DrawnTraces: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [(RunReport.Trace, [String])?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ trace: RunReport.Trace, _ frames: [String]) {
+        lock.withLock { slots[index] = (trace, frames) }
+    }
+
+    func get(_ index: Int) -> (RunReport.Trace, [String])? {
+        lock.withLock { slots[index] }
     }
 }
 
