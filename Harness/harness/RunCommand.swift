@@ -10,12 +10,13 @@ enum RunCommand: Command {
         run PATHS... [--jobs N] [--retries N] [--filter REGEX] [--timeout DURATION]
                      [--record missing|failed|all|never] [--junit FILE] [--artifacts DIR]
                      [--shard I/N|auto|auto/N] [--durations JUNIT-FILE|HISTORY-DIR] [--history DIR]
+                     [--trace on|off|retain-on-failure]
                                          run the .flow files under PATHS
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try CommandArguments(
-            arguments, valued: ["jobs", "retries", "filter", "timeout", "record", "junit", "artifacts", "shard", "durations", "history"])
+            arguments, valued: ["jobs", "retries", "filter", "timeout", "record", "junit", "artifacts", "shard", "durations", "history", "trace"])
         guard !parsed.positional.isEmpty else { throw CommandError.usage("missing PATHS (folders or .flow files)") }
         let jobs = try parsed.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let retries = try parsed.integer("retries", in: 0...100) ?? 0
@@ -43,6 +44,16 @@ enum RunCommand: Command {
         }
         guard shard != nil || parsed.value("durations") == nil else {
             throw CommandError.usage("--durations balances shards: it needs --shard")
+        }
+        var traceMode = FlowTraceMode.off
+        if let text = parsed.value("trace") {
+            guard let mode = FlowTraceMode(rawValue: text.lowercased()) else {
+                throw CommandError.usage("--trace \(text.debugDescription): expected on, off or retain-on-failure")
+            }
+            traceMode = mode
+        }
+        guard parsed.value("artifacts") != nil || traceMode != .on else {
+            throw CommandError.usage("--trace on keeps timelines for the report: it needs --artifacts")
         }
         let currentDirectory = FileManager.default.currentDirectoryPath
         let junit = parsed.value("junit").map { FlowPaths.join(currentDirectory, $0) }
@@ -91,8 +102,12 @@ enum RunCommand: Command {
         if environment[ProductsDirectory.variable]?.isEmpty ?? true {
             environment[ProductsDirectory.variable] = ProductsDirectory.ofThisExecutable()
         }
+        // Timelines are only for the report: without --artifacts nothing is traced.
+        let traces = artifacts == nil ? nil : FlowTraceCollector(mode: traceMode)
         let executor = FlowExecutor(options: .init(
-            defaultTimeout: timeout, recordMode: record, artifactsDirectory: artifacts, environment: environment))
+            defaultTimeout: timeout, recordMode: record, artifactsDirectory: artifacts, environment: environment, traces: traces))
+        let clock = ContinuousClock()
+        let started = clock.now
 
         let workers = min(jobs, max(flows.count, 1))
         let shardText = shard.map { ", shard \($0)\(balance)" } ?? ""
@@ -115,15 +130,8 @@ enum RunCommand: Command {
                 status = 1
             }
         }
-        var indexPath: String?
-        if let artifacts {
-            do {
-                indexPath = try RunIndexWriter.write(results, toFolder: artifacts)
-            } catch {
-                HarnessCLI.printError("harness run: cannot write the index in \(artifacts): \(error.localizedDescription)")
-                status = 1
-            }
-        }
+        let wallSeconds = (clock.now - started).flowReportSeconds
+        var historyRuns: [FlowHistory.Run]?
         if let history {
             do {
                 try history.append(FlowHistory.Run(results: results, date: startDate, shard: shard?.description))
@@ -131,11 +139,36 @@ enum RunCommand: Command {
                 HarnessCLI.printError("harness run: cannot add the run to the history in \(history.directory): \(error.localizedDescription)")
                 status = 1
             }
+            if artifacts != nil {
+                // The report's history strips; a history it cannot read leaves them out.
+                do {
+                    historyRuns = try history.runs()
+                } catch {
+                    HarnessCLI.printError("harness run: the report shows no history: \(error)")
+                }
+            }
+        }
+        var indexPath: String?
+        if let artifacts {
+            var report = RunReport(results: results, traces: traces?.traces ?? [:], startedAt: startDate,
+                                   wallSeconds: wallSeconds, shard: shard?.description)
+            if let historyRuns { report.attachHistory(historyRuns) }
+            do {
+                indexPath = try RunReportWriter.write(report, toFolder: artifacts)
+            } catch {
+                HarnessCLI.printError("harness run: cannot write the report in \(artifacts): \(error.localizedDescription)")
+                status = 1
+            }
         }
         if let indexPath { HarnessCLI.printLine("Artifacts: \(indexPath)") }
         reporter.runFinished(results)
         return status
     }
+}
+
+extension Duration {
+    /// The duration in seconds (for the report).
+    var flowReportSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// `HARNESS_PRODUCTS_DIR`: the folder of the package's built executables, which flows name as

@@ -78,7 +78,8 @@ extension FlowRun {
 
     /// Registers one `stub` line.
     func register(_ stub: FlowStub, on server: StubServer) throws {
-        server.stub(Self.pattern(method: stub.method, target: stub.path), try Self.behaviour(of: stub.response))
+        let id = server.stub(Self.pattern(method: stub.method, target: stub.path), try Self.behaviour(of: stub.response))
+        trace?.stubAnswers[id] = stub.response
     }
 
     /// The request pattern of a `stub` or `requests` line: the method, the exact path, and each
