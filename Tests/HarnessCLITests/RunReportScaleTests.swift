@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import Harness
 
-/// A report of 500 flows, 50 of them failing with full timelines and replays, stays small and
-/// fast to open: its size, the time to make it, and its load time in headless Chromium (the
-/// figures in docs/NIGHTLY.md come from this test's output).
+/// A report of 500 flows, 50 of them failing with full timelines and replays: its size, the
+/// time to make it, and its load time in headless Chromium, printed (the figures in
+/// docs/NIGHTLY.md come from this output). A measurement, not a check of speed: it runs only
+/// when asked (`HARNESS_REPORT_SCALE=1`), and asserts only what does not depend on the machine.
 @Suite struct RunReportScaleTests {
     /// `flows` results, the first `failing` failed with a trace of `steps` steps each.
     static func syntheticRun(flows: Int = 500, failing: Int = 50, steps: Int = 12) -> ([FlowResult], [String: [Int: FlowTrace]]) {
@@ -55,8 +56,9 @@ import Testing
         return (results, traces)
     }
 
-    @Test(.enabled(if: HeadlessChromium.isInstalled, "chromium is not installed (.ci/run installs it: apt-get install -y chromium)"))
-    func fiveHundredFlowsStaySmallAndOpenFast() async throws {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HARNESS_REPORT_SCALE"] == "1", "a measurement: HARNESS_REPORT_SCALE=1 runs it"),
+          .enabled(if: HeadlessChromium.isInstalled, "chromium is not installed (.ci/run installs it: apt-get install -y chromium)"))
+    func fiveHundredFlowsMeasured() async throws {
         let (results, traces) = Self.syntheticRun()
         let clock = ContinuousClock()
         let buildStart = clock.now
@@ -105,6 +107,6 @@ import Testing
             """)
         #expect(dom.contains("data-ready=\"1\""))
         #expect(pageBytes < 10_000_000)
-        #expect(loadMs >= 0 && loadMs < 10_000)
+        #expect(loadMs >= 0, "the page's script did not record when it finished")
     }
 }
