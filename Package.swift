@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator", "HarnessWire", "Stubs"], path: "Harness/Harness"),
         // `todo` is listed so that `swift run harness run Tests/Flows` builds the app the bundled
         // flows drive (SwiftPM builds an executable dependency without linking its code).
-        .executableTarget(name: "harness", dependencies: ["Harness", "Stubs", "TerminalEmulator", "todo"], path: "Harness/harness"),
+        .executableTarget(name: "harness", dependencies: ["Harness", "Stubs", "TerminalEmulator", "todo"], path: "Harness/harness-cli"),
 
         // Doubles for the outside world.
         .target(name: "StubsCShims", path: "Stubs/StubsCShims"),
