@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "CHarnessShims", path: "Harness/CHarnessShims"),
         .target(name: "HarnessWire", path: "Harness/HarnessWire"),
         .target(name: "HarnessHost", dependencies: ["HarnessWire"], path: "Harness/HarnessHost"),
-        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator", "HarnessWire", "Stubs"], path: "Harness/Harness"),
+        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator", "HarnessWire", "Stubs"], path: "Harness/HarnessCore"),
         // `todo` is listed so that `swift run harness run Tests/Flows` builds the app the bundled
         // flows drive (SwiftPM builds an executable dependency without linking its code).
         .executableTarget(name: "harness", dependencies: ["Harness", "Stubs", "TerminalEmulator", "todo"], path: "Harness/harness-cli"),
