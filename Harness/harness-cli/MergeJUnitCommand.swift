@@ -1,5 +1,6 @@
 import Foundation
-import Harness
+import HarnessCore
+import HarnessFlows
 
 /// `harness merge-junit OUT IN...`: merges the JUnit reports of several shards into one.
 enum MergeJUnitCommand: Command {

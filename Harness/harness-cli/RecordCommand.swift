@@ -1,5 +1,6 @@
 import Foundation
-import Harness
+import HarnessCore
+import HarnessFlows
 
 /// `harness record --out FILE.flow [--size COLSxROWS] -- PROGRAM ARGS...`: runs the program in
 /// a pseudo-terminal inside the user's terminal (raw mode, restored on every exit), forwards

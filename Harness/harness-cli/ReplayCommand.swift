@@ -1,5 +1,6 @@
 import Foundation
-import Harness
+import HarnessCore
+import HarnessFlows
 import TerminalEmulator
 
 /// `harness replay FILE.cast [--at SECONDS]`: replays an asciicast v2 recording through the

@@ -1,5 +1,6 @@
 import Foundation
-import Harness
+import HarnessCore
+import HarnessFlows
 
 /// `harness run PATHS... [options]`: discovers, parses and runs flows; prints a line per flow
 /// and a summary; writes JUnit and artifacts. Exit 0 when nothing failed, 1 when a flow

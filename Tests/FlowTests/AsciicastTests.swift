@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
+@testable import HarnessFlows
 
 @Suite struct AsciicastTests {
     @Test func writerOutputIsValidNDJSONAndRoundTrips() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct FlowCommandParsingTests {
     static let interactionCases: [(String, FlowCommand)] = [

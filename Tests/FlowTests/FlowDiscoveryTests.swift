@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct FlowDiscoveryTests {
     @Test func findsFlowsRecursivelySortedAndSkipsHiddenAndOtherFiles() throws {

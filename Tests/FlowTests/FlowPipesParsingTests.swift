@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// `stdin`, `launch pipes` and the `stdout`/`stderr` checks: what they parse to, how they print
 /// back, and every mistake the parser reports about them.

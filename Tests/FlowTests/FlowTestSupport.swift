@@ -1,5 +1,6 @@
 import Foundation
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// Parses a flow made of `app` + `setup` lines + `launch` + `after` lines, in folder `/flows`.
 func parseFlow(setup: [String] = [], after: [String] = []) throws -> FlowScript {

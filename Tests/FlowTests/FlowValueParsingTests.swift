@@ -1,5 +1,6 @@
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct FlowValueParsingTests {
     static let durations: [(String, Duration?)] = [

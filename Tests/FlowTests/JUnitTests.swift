@@ -3,7 +3,8 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct JUnitTests {
     static func results() -> [FlowResult] {

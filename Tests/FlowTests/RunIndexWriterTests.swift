@@ -3,7 +3,8 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct RunIndexWriterTests {
     static func results() -> [FlowResult] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// The pure core of `harness record`: input bytes and screens to flow text.
 @Suite struct FlowRecorderTests {

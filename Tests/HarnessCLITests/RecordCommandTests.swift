@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 @testable import harness
 
 /// `harness record`, driven as a user would: in a terminal of its own. bc and cat never show

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// `harness run`, `merge-junit` and `replay`, run as the built executable.
 @Suite struct RunCommandTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 
 /// A small, predictable environment for programs under test.
 let testEnvironment: [String: String] = [

@@ -1,5 +1,6 @@
 import Foundation
-@testable import Harness
+import Harness
+@testable import HarnessCore
 import Testing
 
 @Suite struct RecordModeTests {

@@ -123,5 +123,11 @@ public struct AppStepsFailed: Error, CustomStringConvertible {
     /// The failure message.
     public var message: String
 
+    package init(step: Int, location: SourceCodeLocation, message: String) {
+        self.step = step
+        self.location = location
+        self.message = message
+    }
+
     public var description: String { "step \(step) at \(location) failed (reported there): \(message)" }
 }

@@ -1,8 +1,8 @@
 /// Escaped, printable renderings of raw terminal bytes for error messages.
-enum PrintableBytes {
+package enum PrintableBytes {
     /// `"\e[1mhi\r\n"`: ESC as `\e`, CR/LF/tab as `\r` `\n` `\t`, other control bytes and
     /// invalid UTF-8 as `\xNN`, backslash doubled, valid text as is.
-    static func escape(_ bytes: some Collection<UInt8>) -> String {
+    package static func escape(_ bytes: some Collection<UInt8>) -> String {
         var result = ""
         let array = Array(bytes)
         var index = 0
@@ -35,7 +35,7 @@ enum PrintableBytes {
     /// `stdout (0 bytes)`, `stderr (5 bytes): oops\n`, or for a long one
     /// `stdout (5000 bytes, the last 300): …end\n`. A UTF-8 character cut by the limit is
     /// left out rather than shown as bytes.
-    static func tail(_ label: String, of bytes: some Collection<UInt8>, limit: Int = 300) -> String {
+    package static func tail(_ label: String, of bytes: some Collection<UInt8>, limit: Int = 300) -> String {
         let count = bytes.count
         let unit = count == 1 ? "byte" : "bytes"
         guard count > 0 else { return "\(label) (0 bytes)" }

@@ -30,9 +30,9 @@ extension SnapshotDiffing where Format == Data {
 }
 
 /// How two byte strings that should be equal differ, for messages.
-enum RawTextDifference {
+package enum RawTextDifference {
     /// A unified diff of the lines when both are UTF-8, else sizes and the first differing byte.
-    static func describe(reference: Data, actual: Data) -> String {
+    package static func describe(reference: Data, actual: Data) -> String {
         guard let referenceText = String(validating: reference, as: UTF8.self),
               let actualText = String(validating: actual, as: UTF8.self)
         else {

@@ -13,7 +13,7 @@ extension ScreenSnapshot {
 
     /// Whether `text` appears on one row (trailing blanks included), or, when it holds line
     /// breaks, in the screen's text.
-    func showsText(_ text: String) -> Bool {
+    package func showsText(_ text: String) -> Bool {
         if text.contains("\n") { return self.text.contains(text) }
         if contains(text) { return true }
         return (0..<rows).contains { paddedLine($0).contains(text) }

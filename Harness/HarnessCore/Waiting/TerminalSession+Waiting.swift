@@ -218,14 +218,14 @@ final class ScrolledLineScan: @unchecked Sendable {
 }
 
 /// A compiled regular expression that can be shared with the reader thread (it is immutable).
-struct CompiledRegex: @unchecked Sendable {
-    let expression: NSRegularExpression
+package struct CompiledRegex: @unchecked Sendable {
+    package let expression: NSRegularExpression
 
-    init(_ expression: NSRegularExpression) { self.expression = expression }
+    package init(_ expression: NSRegularExpression) { self.expression = expression }
 
     /// `pattern` compiled with `^` and `$` matching at line breaks.
     /// - Throws: `TerminalSessionError.invalidRegex` when it does not compile.
-    init(lines pattern: String) throws {
+    package init(lines pattern: String) throws {
         do {
             expression = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
         } catch {
@@ -233,11 +233,11 @@ struct CompiledRegex: @unchecked Sendable {
         }
     }
 
-    func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
-    func firstRange(in text: String) -> Range<String.Index>? {
+    package func firstRange(in text: String) -> Range<String.Index>? {
         expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)).flatMap { Range($0.range, in: text) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// A temporary folder holding flows and the files they refer to; removed by `remove()`.
 struct FlowFixture {

@@ -1,5 +1,6 @@
 import Foundation
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// The output of one run of the built `harness` executable.
 struct HarnessOutput {
