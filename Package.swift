@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LatencyBenchmark",
-            dependencies: ["Harness", "CHarnessShims", "TerminalEmulator"],
+            dependencies: ["HarnessCore", "CHarnessShims", "TerminalEmulator"],
             path: "Benchmarks/LatencyBenchmark"
         ),
 
@@ -74,27 +74,29 @@ let package = Package(
 
         .executableTarget(
             name: "BridgeBenchmark",
-            dependencies: ["Harness", "HarnessHost", "HarnessWire"],
+            dependencies: ["HarnessCore", "HarnessHost", "HarnessWire"],
             path: "Benchmarks/BridgeBenchmark",
             exclude: ["setup.sh"]
         ),
 
         .executableTarget(
             name: "AcceptanceBenchmark",
-            dependencies: ["Harness", "Stubs"],
+            dependencies: ["HarnessCore", "Stubs", "TerminalEmulator"],
             path: "Benchmarks/AcceptanceBenchmark",
             exclude: ["setup.sh", "four_tests_pexpect.py", "four_tests.exp"]
         ),
 
         // Tests.
+        // What the test targets share: temporary folders, the test environment, running programs.
+        .target(name: "TestSupport", dependencies: ["HarnessCore"], path: "Tests/TestSupport"),
         .executableTarget(name: "bridge-fixture-app", dependencies: ["HarnessHost"], path: "Tests/Fixtures/BridgeFixtureApp"),
-        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
-        .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness"]),
+        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness", "TestSupport"]),
+        .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness", "TestSupport"]),
         .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], exclude: ["Fixtures"]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness", "HarnessCore"]),
-        .testTarget(name: "SnapshotTests", dependencies: ["Harness", "HarnessCore", "TerminalEmulator"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "FlowTests", dependencies: ["HarnessFlows", "HarnessCore", "Harness"]),
-        .testTarget(name: "HarnessCLITests", dependencies: ["HarnessFlows", "Harness", "Stubs", "harness"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "HarnessCore", "TestSupport"]),
+        .testTarget(name: "SnapshotTests", dependencies: ["Harness", "HarnessCore", "TerminalEmulator", "TestSupport"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "FlowTests", dependencies: ["HarnessFlows", "HarnessCore", "Harness", "TestSupport"]),
+        .testTarget(name: "HarnessCLITests", dependencies: ["HarnessFlows", "Harness", "Stubs", "harness", "TestSupport"]),
         .testTarget(name: "HarnessWireTests", dependencies: ["HarnessWire"]),
         .testTarget(name: "HarnessHostTests", dependencies: ["HarnessHost", "HarnessWire"]),
         .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessCore", "HarnessHost", "HarnessWire", "bridge-fixture-app"]),
@@ -103,7 +105,7 @@ let package = Package(
             dependencies: ["Harness", "Stubs", "TodoCore", "todo"],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness"], exclude: ["Fixtures"]),
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Harness
 @testable import HarnessCore
@@ -98,7 +99,7 @@ import Harness
     }
 
     @Test func readsAndWritesFiles() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cast = AsciicastWriter.cast(chunks: [AsciicastOutputChunk(time: 0, bytes: Array("hi".utf8))], width: 4, height: 1)
         try AsciicastWriter.write(cast, to: folder + "/s.cast")

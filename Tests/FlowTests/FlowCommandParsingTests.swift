@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
@@ -120,7 +121,7 @@ import Harness
     }
 
     @Test func loadChecksReferencedFilesAndUsesTheFileFolder() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try writeFile("[]", at: "flows/todos.json", in: folder)
         try writeFile("app ./todo\nstub GET /todos 200 json todos.json\nseed missing.json as a.json\nlaunch\n", at: "flows/a.flow", in: folder)
@@ -142,7 +143,7 @@ import Harness
     }
 
     @Test func appResolution() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try writeFile("#!/bin/sh\n", at: "bin/tool", in: folder)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/bin/tool")

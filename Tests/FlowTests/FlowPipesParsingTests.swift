@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
@@ -175,7 +176,7 @@ import Harness
     }
 
     @Test func loadChecksTheInputAndExpectedFilesExist() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try writeFile("app sort\nstdin file in.txt\nlaunch pipes\nstdout equals out.txt\n", at: "flows/p.flow", in: folder)
         #expect {

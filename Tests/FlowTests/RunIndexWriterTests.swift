@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
@@ -58,7 +59,7 @@ import Harness
     }
 
     @Test func writesIndexIntoTheFolder() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try RunIndexWriter.write(Self.results(), toFolder: folder + "/artifacts")
         #expect(path == folder + "/artifacts/index.html")

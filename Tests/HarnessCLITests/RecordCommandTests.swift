@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
@@ -11,7 +12,7 @@ import Harness
         try TerminalSession.launch(.init(
             executable: try BuildProducts.executable(named: "harness").path,
             arguments: ["record", "--out", "recorded/bc.flow", "--size", "60x10", "--"] + program,
-            environment: ["PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": NSTemporaryDirectory()],
+            environment: testEnvironment,
             workingDirectory: fixture.folder, size: TerminalSize(cols: 80, rows: 24), defaultTimeout: .seconds(10)))
     }
 

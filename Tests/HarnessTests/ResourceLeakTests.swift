@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Harness
 @testable import HarnessCore
@@ -29,8 +30,7 @@ import Harness
             #expect(session.core.isFullyReleased, "session \(index): threads still running or descriptors open")
             pids.append(session.pid)
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory(prefix: "harness").url
         defer { try? FileManager.default.removeItem(at: directory) }
         let garbage = directory.appendingPathComponent("garbage").path
         _ = FileManager.default.createFile(atPath: garbage, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o755])

@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 @testable import HarnessCore
+import TestSupport
 import Testing
 
 @Suite struct RecordModeTests {
