@@ -29,22 +29,22 @@ enum RecordCommand: Command {
         }
         let input: Int32 = 0
         let output: Int32 = 1
-        let fixedSize = try parsed.value("size").map { text throws(CommandError) -> FlowTerminalSize in
-            guard let size = FlowTerminalSize(parsing: text) else {
+        let fixedSize = try parsed.value("size").map { text throws(CommandError) -> TerminalSize in
+            guard let size = TerminalSize(parsing: text) else {
                 throw .usage("--size \(text.debugDescription): expected COLSxROWS such as 80x24")
             }
             return size
         }
-        let size = fixedSize ?? UserTerminal.size(of: output).map { FlowTerminalSize(columns: $0.columns, rows: $0.rows) }
-            ?? UserTerminal.size(of: input).map { FlowTerminalSize(columns: $0.columns, rows: $0.rows) }
-            ?? FlowTerminalSize(columns: 80, rows: 24)
+        let size = fixedSize ?? UserTerminal.size(of: output).map { TerminalSize(cols: $0.columns, rows: $0.rows) }
+            ?? UserTerminal.size(of: input).map { TerminalSize(cols: $0.columns, rows: $0.rows) }
+            ?? TerminalSize(cols: 80, rows: 24)
         let outPath = FlowPaths.join(FileManager.default.currentDirectoryPath, out)
 
         let session: TerminalSession
         do {
             var configuration = TerminalSession.Configuration(
                 executable: program, arguments: Array(command.dropFirst()),
-                size: TerminalSize(cols: size.columns, rows: size.rows), defaultTimeout: .seconds(86_400))
+                size: size, defaultTimeout: .seconds(86_400))
             configuration.onOutput = { bytes in UserTerminal.writeAll(output, bytes) }
             session = try TerminalSession.launch(configuration)
         } catch {
@@ -71,7 +71,7 @@ enum RecordCommand: Command {
             let source = DispatchSource.makeSignalSource(signal: UserTerminal.windowChangeSignal, queue: .global())
             source.setEventHandler {
                 guard let newSize = UserTerminal.size(of: output) else { return }
-                let flowSize = FlowTerminalSize(columns: newSize.columns, rows: newSize.rows)
+                let flowSize = TerminalSize(cols: newSize.columns, rows: newSize.rows)
                 let output = state.printedOutput(of: session)
                 state.withRecorder { $0.resize(to: flowSize, screen: session.screen.lines, output: output) }
                 try? session.resize(cols: newSize.columns, rows: newSize.rows)

@@ -37,7 +37,7 @@ enum ReplayCommand: Command {
         for step in cast.replaySteps(upTo: time) {
             switch step {
             case .output(let bytes): terminal.feed(bytes)
-            case .resize(let size): terminal.resize(cols: size.columns, rows: size.rows)
+            case .resize(let size): terminal.resize(cols: size.cols, rows: size.rows)
             }
         }
         return terminal.snapshot().lines.joined(separator: "\n")

@@ -67,9 +67,9 @@ import Harness
         #expect(cast.outputBytes() == Array("one two three".utf8))
         #expect(cast.outputBytes(upTo: 0.2) == Array("one two ".utf8))
         #expect(cast.outputBytes(upTo: 0.05).isEmpty)
-        #expect(cast.replaySteps(upTo: 0.45) == [.output(Array("one two ".utf8)), .resize(FlowTerminalSize(columns: 30, rows: 6))])
-        #expect(cast.size(at: 0.3) == FlowTerminalSize(columns: 20, rows: 5))
-        #expect(cast.size() == FlowTerminalSize(columns: 30, rows: 6))
+        #expect(cast.replaySteps(upTo: 0.45) == [.output(Array("one two ".utf8)), .resize(TerminalSize(cols: 30, rows: 6))])
+        #expect(cast.size(at: 0.3) == TerminalSize(cols: 20, rows: 5))
+        #expect(cast.size() == TerminalSize(cols: 30, rows: 6))
     }
 
     static let badCasts: [(String, String)] = [

@@ -14,7 +14,7 @@ import Harness
         ("press esc escape backtab shift-tab space tab backspace", .press([.escape, .escape, .backTab, .backTab, .character(" "), .tab, .backspace])),
         ("press up down left right home end insert delete", .press([.up, .down, .left, .right, .home, .end, .insert, .delete])),
         (#"paste "a\nb""#, .paste("a\nb")),
-        ("resize 100x30", .resize(FlowTerminalSize(columns: 100, rows: 30))),
+        ("resize 100x30", .resize(TerminalSize(cols: 100, rows: 30))),
         (#"expect "Loading…""#, .expect(.text("Loading…"), within: nil)),
         (#"expect "Todos" within 2s"#, .expect(.text("Todos"), within: .seconds(2))),
         (#"expect /\d+ items/ within 500ms"#, .expect(.regex(#"\d+ items"#), within: .milliseconds(500))),
@@ -48,7 +48,7 @@ import Harness
         (#"env GREETING="hello world""#, .env(name: "GREETING", value: "hello world")),
         ("env EMPTY=", .env(name: "EMPTY", value: "")),
         ("env LIST=a,b,c", .env(name: "LIST", value: "a,b,c")),
-        ("size 120x40", .size(FlowTerminalSize(columns: 120, rows: 40))),
+        ("size 120x40", .size(TerminalSize(cols: 120, rows: 40))),
         ("clock 2023-11-14T22:13:20Z", .clock(Date(timeIntervalSince1970: 1_700_000_000))),
         ("clock 2023-11-14T23:13:20+01:00", .clock(Date(timeIntervalSince1970: 1_700_000_000))),
         ("clock 2023-11-14T22:13:20.500Z", .clock(Date(timeIntervalSince1970: 1_700_000_000.5))),
@@ -104,14 +104,14 @@ import Harness
             after: ["spy save count 1", "requests GET /todos count 1"]
         )
         #expect(script.environment.map(\.name) == ["A", "B"])
-        #expect(script.initialSize == FlowTerminalSize(columns: 100, rows: 30))
+        #expect(script.initialSize == TerminalSize(cols: 100, rows: 30))
         #expect(script.stubs.count == 1)
         #expect(script.seeds.map(\.name) == ["s.json"])
         #expect(script.stepsAfterLaunch.count == 2)
         #expect(script.usesBridge)
         #expect(script.usesStubServer)
         let plain = try parseFlow()
-        #expect(plain.initialSize == FlowTerminalSize(columns: 80, rows: 24))
+        #expect(plain.initialSize == TerminalSize(cols: 80, rows: 24))
         #expect(!plain.usesBridge && !plain.usesStubServer)
     }
 

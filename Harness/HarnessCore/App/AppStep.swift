@@ -124,9 +124,7 @@ public struct AppStepsFailed: Error, CustomStringConvertible {
     public var message: String
 
     package init(step: Int, location: SourceCodeLocation, message: String) {
-        self.step = step
-        self.location = location
-        self.message = message
+        (self.step, self.location, self.message) = (step, location, message)
     }
 
     public var description: String { "step \(step) at \(location) failed (reported there): \(message)" }

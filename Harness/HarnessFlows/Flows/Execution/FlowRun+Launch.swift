@@ -37,7 +37,7 @@ extension FlowRun {
 
         var launch = AppLaunch(executable: executable, arguments: arguments)
         launch.launchProtocol = FlowExecutor.launchProtocol(for: script)
-        launch.size = TerminalSize(cols: script.initialSize.columns, rows: script.initialSize.rows)
+        launch.size = script.initialSize
         launch.frozenClock = script.frozenClock
         launch.defaultTimeout = timeout
         launch.readyTimeout = max(timeout, .seconds(10))

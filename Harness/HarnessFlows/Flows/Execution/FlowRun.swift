@@ -111,7 +111,7 @@ final class FlowRun {
         case .paste(let text):
             try input { try $0.paste(text) }
         case .resize(let size):
-            try input { try $0.resize(cols: size.columns, rows: size.rows) }
+            try input { try $0.resize(cols: size.cols, rows: size.rows) }
         case .expect(let pattern, let within):
             try await expect(pattern, within: within ?? timeout)
         case .expectNot(let pattern):

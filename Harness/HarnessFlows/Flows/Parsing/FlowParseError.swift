@@ -1,3 +1,5 @@
+import HarnessCore
+
 /// A mistake in a flow file, with where it is: `login.flow:7:12: unknown key "entr" (did you mean "enter"?)`.
 public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Where the mistake is.
@@ -99,7 +101,7 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidDuration(let text):
             return "invalid duration \"\(text)\" (write e.g. 500ms, 5s, 1.5s, 2m; more than zero, at most 24h)"
         case .invalidSize(let text):
-            return "invalid size \"\(text)\" (write COLSxROWS, e.g. 80x24, each 1...\(FlowTerminalSize.maximumDimension))"
+            return "invalid size \"\(text)\" (write COLSxROWS, e.g. 80x24, each 1...\(TerminalSize.maximumDimension))"
         case .invalidClock(let text):
             return "invalid clock \"\(text)\" (expected an ISO 8601 date and time such as 2023-11-14T22:13:20Z)"
         case .invalidNumber(let text, let expected):

@@ -429,9 +429,9 @@ private struct LineParser {
         }
     }
 
-    private mutating func size() throws(FlowParseError) -> FlowTerminalSize {
+    private mutating func size() throws(FlowParseError) -> TerminalSize {
         let argument = try argument("a size COLSxROWS")
-        guard let size = FlowTerminalSize(parsing: argument.text) else {
+        guard let size = TerminalSize(parsing: argument.text) else {
             throw scanner.error(.invalidSize(argument.text), column: argument.column)
         }
         return size

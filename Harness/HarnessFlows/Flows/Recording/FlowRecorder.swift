@@ -19,7 +19,7 @@ import HarnessCore
 /// pexpect does, so a prompt that looks like the previous one is still waited for.
 ///
 /// ```swift
-/// var recorder = FlowRecorder(app: "bc", arguments: ["-q"], size: .init(columns: 80, rows: 24))
+/// var recorder = FlowRecorder(app: "bc", arguments: ["-q"], size: .init(cols: 80, rows: 24))
 /// recorder.input(Array("2+3\r".utf8), screen: [""])
 /// recorder.input([0x04], screen: ["2+3", "5"])
 /// recorder.finish(.exited(.exited(0)), screen: ["2+3", "5"])
@@ -45,7 +45,7 @@ public struct FlowRecorder: Sendable {
 
     /// Starts a flow for `app` with `arguments`, launched at `size`; `screen` is what the
     /// terminal showed before the program started (normally nothing).
-    public init(app: String, arguments: [String], size: FlowTerminalSize, screen: [String] = []) {
+    public init(app: String, arguments: [String], size: TerminalSize, screen: [String] = []) {
         commands = [
             .app(FlowApp(written: app, arguments: arguments, flowDirectory: "")),
             .size(size),
@@ -84,7 +84,7 @@ public struct FlowRecorder: Sendable {
     }
 
     /// Records a resize of the terminal.
-    public mutating func resize(to size: FlowTerminalSize, screen: [String], output: String? = nil) {
+    public mutating func resize(to size: TerminalSize, screen: [String], output: String? = nil) {
         expectNewText(on: screen, output: output)
         commands.append(.resize(size))
         canExtendLast = false

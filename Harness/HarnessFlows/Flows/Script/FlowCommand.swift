@@ -11,7 +11,7 @@ public enum FlowCommand: Sendable, Equatable {
     /// `env NAME=VALUE`: an environment variable for the program.
     case env(name: String, value: String)
     /// `size COLSxROWS`: the terminal size at launch (default 80x24).
-    case size(FlowTerminalSize)
+    case size(TerminalSize)
     /// `clock 2023-11-14T22:13:20Z`: a frozen clock for the app (launch protocol `--harness-clock`).
     case clock(Date)
     /// `timeout DURATION`: the default time limit of the waits that follow.
@@ -29,7 +29,7 @@ public enum FlowCommand: Sendable, Equatable {
     /// `paste "text"`: the text as a paste (bracketed when the program enabled bracketed paste).
     case paste(String)
     /// `resize COLSxROWS`: the terminal resized (the program gets SIGWINCH).
-    case resize(FlowTerminalSize)
+    case resize(TerminalSize)
     /// `expect "text" | /regex/ [within DURATION]`: wait until the screen shows it.
     case expect(FlowTextPattern, within: Duration?)
     /// `expect-not "text" | /regex/`: the screen does not show it now.

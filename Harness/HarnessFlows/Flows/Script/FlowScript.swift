@@ -41,9 +41,9 @@ public struct FlowScript: Sendable, Equatable {
     }
 
     /// The size at launch (`size`), or 80x24.
-    public var initialSize: FlowTerminalSize {
+    public var initialSize: TerminalSize {
         for step in steps { if case .size(let size) = step.command { return size } }
-        return FlowTerminalSize(columns: 80, rows: 24)
+        return TerminalSize(cols: 80, rows: 24)
     }
 
     /// The stub routes, in order.

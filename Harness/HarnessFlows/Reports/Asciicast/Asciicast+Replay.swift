@@ -5,7 +5,7 @@ public enum AsciicastReplayStep: Sendable, Equatable {
     /// Feed these bytes to the emulator (consecutive output events joined).
     case output([UInt8])
     /// Resize the emulator.
-    case resize(FlowTerminalSize)
+    case resize(TerminalSize)
 }
 
 extension Asciicast {
@@ -17,7 +17,7 @@ extension Asciicast {
     /// for step in cast.replaySteps(upTo: 3.5) {
     ///     switch step {
     ///     case .output(let bytes): terminal.feed(bytes)
-    ///     case .resize(let size): terminal.resize(cols: size.columns, rows: size.rows)
+    ///     case .resize(let size): terminal.resize(cols: size.cols, rows: size.rows)
     ///     }
     /// }
     /// ```
@@ -34,7 +34,7 @@ extension Asciicast {
                     steps.append(.output(bytes))
                 }
             case .resize:
-                if let size = FlowTerminalSize(parsing: event.data) { steps.append(.resize(size)) }
+                if let size = TerminalSize(parsing: event.data) { steps.append(.resize(size)) }
             case .input, .marker:
                 continue
             }
@@ -51,8 +51,8 @@ extension Asciicast {
     }
 
     /// The terminal size at `seconds` (or at the end): the header's, changed by resizes.
-    public func size(at seconds: Double? = nil) -> FlowTerminalSize {
-        var size = FlowTerminalSize(columns: header.width, rows: header.height)
+    public func size(at seconds: Double? = nil) -> TerminalSize {
+        var size = TerminalSize(cols: header.width, rows: header.height)
         for case .resize(let newSize) in replaySteps(upTo: seconds) { size = newSize }
         return size
     }

@@ -100,7 +100,7 @@ public enum AsciicastReader {
         guard let kind = AsciicastEvent.Kind(rawValue: decoded.code) else {
             throw .invalidEvent(source: source, line: number, reason: "unknown code \"\(decoded.code)\" (expected \"o\", \"i\", \"r\" or \"m\")")
         }
-        if kind == .resize, FlowTerminalSize(parsing: decoded.data) == nil {
+        if kind == .resize, TerminalSize(parsing: decoded.data) == nil {
             throw .invalidEvent(source: source, line: number, reason: "a resize's data must be COLSxROWS, not \"\(decoded.data)\"")
         }
         return AsciicastEvent(time: decoded.time, kind: kind, data: decoded.data)
