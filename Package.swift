@@ -38,7 +38,7 @@ let package = Package(
         // flows drive (SwiftPM builds an executable dependency without linking its code).
         .executableTarget(
             name: "harness",
-            dependencies: ["HarnessFlows", "HarnessCore", "Stubs", "TerminalEmulator", "todo"],
+            dependencies: ["HarnessFlows", "HarnessCore", "TerminalEmulator", "todo"],
             path: "Harness/harness-cli"
         ),
 

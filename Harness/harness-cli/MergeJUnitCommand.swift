@@ -1,5 +1,4 @@
 import Foundation
-import HarnessCore
 import HarnessFlows
 
 /// `harness merge-junit OUT IN...`: merges the JUnit reports of several shards into one.
