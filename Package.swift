@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "harness", targets: ["harness"]),
         .library(name: "TodoCore", targets: ["TodoCore"]),
         .library(name: "Harness", targets: ["Harness"]),
+        .library(name: "HarnessCore", targets: ["HarnessCore"]),
+        .library(name: "HarnessFlows", targets: ["HarnessFlows"]),
         .library(name: "TerminalEmulator", targets: ["TerminalEmulator"]),
         .library(name: "HarnessWire", targets: ["HarnessWire"]),
         .library(name: "HarnessHost", targets: ["HarnessHost"]),
@@ -25,10 +27,20 @@ let package = Package(
         .target(name: "CHarnessShims", path: "Harness/CHarnessShims"),
         .target(name: "HarnessWire", path: "Harness/HarnessWire"),
         .target(name: "HarnessHost", dependencies: ["HarnessWire"], path: "Harness/HarnessHost"),
-        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator", "HarnessWire", "Stubs"], path: "Harness/Harness"),
+        // The library split by role (docs/ARCHITECTURE.md): HarnessCore drives sessions and links
+        // no test framework; Harness adds the assertions that report through Swift Testing and
+        // XCTest (and re-exports the core, so tests need only `import Harness`); HarnessFlows is
+        // the flow language, its runner and the reports, for the CLI.
+        .target(name: "HarnessCore", dependencies: ["CHarnessShims", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessCore"),
+        .target(name: "Harness", dependencies: ["HarnessCore", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
+        .target(name: "HarnessFlows", dependencies: ["HarnessCore", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessFlows"),
         // `todo` is listed so that `swift run harness run Tests/Flows` builds the app the bundled
         // flows drive (SwiftPM builds an executable dependency without linking its code).
-        .executableTarget(name: "harness", dependencies: ["Harness", "Stubs", "TerminalEmulator", "todo"], path: "Harness/harness"),
+        .executableTarget(
+            name: "harness",
+            dependencies: ["HarnessFlows", "HarnessCore", "TerminalEmulator", "todo"],
+            path: "Harness/harness-cli"
+        ),
 
         // Doubles for the outside world.
         .target(name: "StubsCShims", path: "Stubs/StubsCShims"),
@@ -44,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LatencyBenchmark",
-            dependencies: ["Harness", "CHarnessShims", "TerminalEmulator"],
+            dependencies: ["HarnessCore", "CHarnessShims", "TerminalEmulator"],
             path: "Benchmarks/LatencyBenchmark"
         ),
 
@@ -62,42 +74,44 @@ let package = Package(
 
         .executableTarget(
             name: "BridgeBenchmark",
-            dependencies: ["Harness", "HarnessHost", "HarnessWire"],
+            dependencies: ["HarnessCore", "HarnessHost", "HarnessWire"],
             path: "Benchmarks/BridgeBenchmark",
             exclude: ["setup.sh"]
         ),
 
         .executableTarget(
             name: "ShardBalanceBenchmark",
-            dependencies: ["Harness"],
+            dependencies: ["HarnessFlows"],
             path: "Benchmarks/ShardBalanceBenchmark"
         ),
 
         .executableTarget(
             name: "AcceptanceBenchmark",
-            dependencies: ["Harness", "Stubs"],
+            dependencies: ["HarnessCore", "Stubs", "TerminalEmulator"],
             path: "Benchmarks/AcceptanceBenchmark",
             exclude: ["setup.sh", "four_tests_pexpect.py", "four_tests.exp"]
         ),
 
         // Tests.
+        // What the test targets share: temporary folders, the test environment, running programs.
+        .target(name: "TestSupport", dependencies: ["HarnessCore"], path: "Tests/TestSupport"),
         .executableTarget(name: "bridge-fixture-app", dependencies: ["HarnessHost"], path: "Tests/Fixtures/BridgeFixtureApp"),
-        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
-        .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness"]),
+        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness", "TestSupport"]),
+        .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness", "TestSupport"]),
         .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], exclude: ["Fixtures"]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
-        .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "FlowTests", dependencies: ["Harness"]),
-        .testTarget(name: "HarnessCLITests", dependencies: ["Harness", "Stubs", "harness"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "HarnessCore", "TestSupport"]),
+        .testTarget(name: "SnapshotTests", dependencies: ["Harness", "HarnessCore", "TerminalEmulator", "TestSupport"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "FlowTests", dependencies: ["HarnessFlows", "HarnessCore", "Harness", "TestSupport"]),
+        .testTarget(name: "HarnessCLITests", dependencies: ["HarnessFlows", "Harness", "Stubs", "harness", "TestSupport"]),
         .testTarget(name: "HarnessWireTests", dependencies: ["HarnessWire"]),
         .testTarget(name: "HarnessHostTests", dependencies: ["HarnessHost", "HarnessWire"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessHost", "HarnessWire", "bridge-fixture-app"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessCore", "HarnessHost", "HarnessWire", "bridge-fixture-app"]),
         .testTarget(
             name: "TodoAcceptanceTests",
             dependencies: ["Harness", "Stubs", "TodoCore", "todo"],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness"], exclude: ["Fixtures"]),
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,8 @@
 //   swift build -c release --product todo && swift build -c release --product AcceptanceBenchmark
 //   .build/release/AcceptanceBenchmark [runs]
 import Foundation
-import Harness
+import HarnessCore
+import TerminalEmulator
 import Stubs
 
 let runs = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 7 : 7

@@ -1,5 +1,5 @@
 import Foundation
-import Harness
+import HarnessCore
 import HarnessHost
 import HarnessWire
 

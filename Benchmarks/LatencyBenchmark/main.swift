@@ -4,7 +4,7 @@
 //   swift build -c release --product LatencyBenchmark && .build/release/LatencyBenchmark [keys]
 
 import Foundation
-import Harness
+import HarnessCore
 import TerminalEmulator
 
 let keyCount = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2000

@@ -1,4 +1,4 @@
-import Harness
+import HarnessFlows
 
 // Shard balance of `harness run --shard I/N`: the hash split against `--durations` (longest
 // first into the lightest shard), on synthetic suites with skewed durations. Prints, for each

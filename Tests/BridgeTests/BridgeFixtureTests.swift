@@ -1,7 +1,8 @@
 import Foundation
 import HarnessWire
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 
 /// End to end: the fixture app as a real child process, talking over the bridge.
 @Suite struct BridgeFixtureTests {

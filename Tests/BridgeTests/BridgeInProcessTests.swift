@@ -2,7 +2,8 @@ import Foundation
 import HarnessHost
 import HarnessWire
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 
 /// The host and the listener in one process: fast tests of the protocol's behaviour.
 @Suite struct BridgeInProcessTests {

@@ -1,7 +1,8 @@
 import Foundation
 import HarnessWire
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 
 /// A hand-written client speaking raw frames: refusals and bad frames.
 @Suite struct BridgeRawClientTests {

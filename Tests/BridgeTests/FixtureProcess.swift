@@ -6,27 +6,9 @@ final class FixtureProcess: @unchecked Sendable {
     let process = Process()
     let output = Pipe()
 
-    static var executableURL: URL {
-        get throws {
-            let candidates = [
-                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            ]
-            for directory in candidates {
-                let url = directory.appendingPathComponent("bridge-fixture-app")
-                if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-            }
-            struct Missing: Error, CustomStringConvertible {
-                let searched: [URL]
-                var description: String { "bridge-fixture-app not found in \(searched.map(\.path)); run swift build first" }
-            }
-            throw Missing(searched: candidates)
-        }
-    }
-
     /// Launches the fixture with `arguments` and `environment`; reports its exit to `listener`.
     init(arguments: [String], environment: [String: String], listener: BridgeListener?) throws {
-        process.executableURL = try Self.executableURL
+        process.executableURL = try BuildProducts.executable(named: "bridge-fixture-app")
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "HARNESS_BRIDGE_TOKEN")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 
 @Suite struct SandboxTests {
     @Test func seedReadListAndRemove() throws {

@@ -1,6 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
+@testable import HarnessFlows
 
 @Suite struct AsciicastTests {
     @Test func writerOutputIsValidNDJSONAndRoundTrips() throws {
@@ -64,9 +67,9 @@ import Testing
         #expect(cast.outputBytes() == Array("one two three".utf8))
         #expect(cast.outputBytes(upTo: 0.2) == Array("one two ".utf8))
         #expect(cast.outputBytes(upTo: 0.05).isEmpty)
-        #expect(cast.replaySteps(upTo: 0.45) == [.output(Array("one two ".utf8)), .resize(FlowTerminalSize(columns: 30, rows: 6))])
-        #expect(cast.size(at: 0.3) == FlowTerminalSize(columns: 20, rows: 5))
-        #expect(cast.size() == FlowTerminalSize(columns: 30, rows: 6))
+        #expect(cast.replaySteps(upTo: 0.45) == [.output(Array("one two ".utf8)), .resize(TerminalSize(cols: 30, rows: 6))])
+        #expect(cast.size(at: 0.3) == TerminalSize(cols: 20, rows: 5))
+        #expect(cast.size() == TerminalSize(cols: 30, rows: 6))
     }
 
     static let badCasts: [(String, String)] = [
@@ -96,7 +99,7 @@ import Testing
     }
 
     @Test func readsAndWritesFiles() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cast = AsciicastWriter.cast(chunks: [AsciicastOutputChunk(time: 0, bytes: Array("hi".utf8))], width: 4, height: 1)
         try AsciicastWriter.write(cast, to: folder + "/s.cast")

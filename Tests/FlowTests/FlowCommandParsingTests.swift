@@ -1,6 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct FlowCommandParsingTests {
     static let interactionCases: [(String, FlowCommand)] = [
@@ -12,7 +14,7 @@ import Testing
         ("press esc escape backtab shift-tab space tab backspace", .press([.escape, .escape, .backTab, .backTab, .character(" "), .tab, .backspace])),
         ("press up down left right home end insert delete", .press([.up, .down, .left, .right, .home, .end, .insert, .delete])),
         (#"paste "a\nb""#, .paste("a\nb")),
-        ("resize 100x30", .resize(FlowTerminalSize(columns: 100, rows: 30))),
+        ("resize 100x30", .resize(TerminalSize(cols: 100, rows: 30))),
         (#"expect "Loading…""#, .expect(.text("Loading…"), within: nil)),
         (#"expect "Todos" within 2s"#, .expect(.text("Todos"), within: .seconds(2))),
         (#"expect /\d+ items/ within 500ms"#, .expect(.regex(#"\d+ items"#), within: .milliseconds(500))),
@@ -46,7 +48,7 @@ import Testing
         (#"env GREETING="hello world""#, .env(name: "GREETING", value: "hello world")),
         ("env EMPTY=", .env(name: "EMPTY", value: "")),
         ("env LIST=a,b,c", .env(name: "LIST", value: "a,b,c")),
-        ("size 120x40", .size(FlowTerminalSize(columns: 120, rows: 40))),
+        ("size 120x40", .size(TerminalSize(cols: 120, rows: 40))),
         ("clock 2023-11-14T22:13:20Z", .clock(Date(timeIntervalSince1970: 1_700_000_000))),
         ("clock 2023-11-14T23:13:20+01:00", .clock(Date(timeIntervalSince1970: 1_700_000_000))),
         ("clock 2023-11-14T22:13:20.500Z", .clock(Date(timeIntervalSince1970: 1_700_000_000.5))),
@@ -102,14 +104,14 @@ import Testing
             after: ["spy save count 1", "requests GET /todos count 1"]
         )
         #expect(script.environment.map(\.name) == ["A", "B"])
-        #expect(script.initialSize == FlowTerminalSize(columns: 100, rows: 30))
+        #expect(script.initialSize == TerminalSize(cols: 100, rows: 30))
         #expect(script.stubs.count == 1)
         #expect(script.seeds.map(\.name) == ["s.json"])
         #expect(script.stepsAfterLaunch.count == 2)
         #expect(script.usesBridge)
         #expect(script.usesStubServer)
         let plain = try parseFlow()
-        #expect(plain.initialSize == FlowTerminalSize(columns: 80, rows: 24))
+        #expect(plain.initialSize == TerminalSize(cols: 80, rows: 24))
         #expect(!plain.usesBridge && !plain.usesStubServer)
     }
 
@@ -119,7 +121,7 @@ import Testing
     }
 
     @Test func loadChecksReferencedFilesAndUsesTheFileFolder() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try writeFile("[]", at: "flows/todos.json", in: folder)
         try writeFile("app ./todo\nstub GET /todos 200 json todos.json\nseed missing.json as a.json\nlaunch\n", at: "flows/a.flow", in: folder)
@@ -141,7 +143,7 @@ import Testing
     }
 
     @Test func appResolution() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try writeFile("#!/bin/sh\n", at: "bin/tool", in: folder)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/bin/tool")

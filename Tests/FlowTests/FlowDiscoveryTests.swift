@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct FlowDiscoveryTests {
     @Test func findsFlowsRecursivelySortedAndSkipsHiddenAndOtherFiles() throws {
-        let root = try makeTemporaryFolder()
+        let root = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         for path in ["Flows/b.flow", "Flows/a.flow", "Flows/sub/c.flow", "Flows/notes.txt", "Flows/.hidden/d.flow", "Flows/.e.flow", "Other/x.flow"] {
             try writeFile("", at: path, in: root)
@@ -19,7 +21,7 @@ import Testing
     }
 
     @Test func filterMatchesTheRelativePath() throws {
-        let root = try makeTemporaryFolder()
+        let root = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         for path in ["F/login.flow", "F/logout.flow", "F/sub/list.flow"] { try writeFile("", at: path, in: root) }
         #expect(try FlowDiscovery.discover(["F"], root: root, filter: "log(in|out)").map(\.name) == ["login", "logout"])
@@ -29,7 +31,7 @@ import Testing
     }
 
     @Test func pathsOutsideTheRootAreNamedFromTheGivenFolder() throws {
-        let outside = try makeTemporaryFolder()
+        let outside = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: outside) }
         try writeFile("", at: "suite/x/a.flow", in: outside)
         let flows = try FlowDiscovery.discover([outside + "/suite"], root: "/nonexistent-root")
@@ -83,7 +85,7 @@ import Testing
 
 @Suite struct FlowLoadAllTests {
     @Test func errorsOfEveryFileAreCollected() throws {
-        let root = try makeTemporaryFolder()
+        let root = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         try writeFile("app ./a\nlaunch\npress entr\n", at: "F/a.flow", in: root)
         try writeFile("app ./a\nlaunch\n", at: "F/b.flow", in: root)

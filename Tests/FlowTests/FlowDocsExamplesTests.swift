@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// Every ```flow example in docs/FLOWS.md parses. A complete flow (one with an `app` line) is
 /// parsed as it is; an excerpt is parsed after `app` and `launch` lines. What the examples do

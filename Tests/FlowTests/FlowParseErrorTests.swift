@@ -1,5 +1,6 @@
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct FlowParseErrorTests {
     /// A valid prefix: errors below are on line 3 of `app ./todo`, `launch`, then the line.

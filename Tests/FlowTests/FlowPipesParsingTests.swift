@@ -1,6 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// `stdin`, `launch pipes` and the `stdout`/`stderr` checks: what they parse to, how they print
 /// back, and every mistake the parser reports about them.
@@ -174,7 +176,7 @@ import Testing
     }
 
     @Test func loadChecksTheInputAndExpectedFilesExist() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try writeFile("app sort\nstdin file in.txt\nlaunch pipes\nstdout equals out.txt\n", at: "flows/p.flow", in: folder)
         #expect {

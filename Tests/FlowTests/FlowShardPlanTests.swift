@@ -1,6 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// Balanced shards (`--durations`), `--shard auto`, and the run history.
 @Suite struct FlowShardPlanTests {
@@ -114,8 +116,9 @@ import Testing
     }
 
     @Test func theHistoryKeepsEachRunAndFlagsFlowsThatFlip() throws {
-        let folder = try makeTemporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let folder = temporary.path
         let history = FlowHistory(directory: folder + "/history")
         #expect(try history.runs().isEmpty)
         let failure = AttemptOutcome.failed(FlowFailure(message: "expect \"x\": timed out\nscreen..."))

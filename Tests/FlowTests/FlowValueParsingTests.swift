@@ -1,5 +1,6 @@
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct FlowValueParsingTests {
     static let durations: [(String, Duration?)] = [
@@ -19,15 +20,15 @@ import Testing
         #expect(FlowDurationParser.format(FlowDurationParser.parse(text)!) == text)
     }
 
-    static let sizes: [(String, FlowTerminalSize?)] = [
-        ("80x24", FlowTerminalSize(columns: 80, rows: 24)), ("1x1", FlowTerminalSize(columns: 1, rows: 1)),
-        ("4096x4096", FlowTerminalSize(columns: 4096, rows: 4096)), ("4097x1", nil), ("80X24", nil),
+    static let sizes: [(String, TerminalSize?)] = [
+        ("80x24", TerminalSize(cols: 80, rows: 24)), ("1x1", TerminalSize(cols: 1, rows: 1)),
+        ("4096x4096", TerminalSize(cols: 4096, rows: 4096)), ("4097x1", nil), ("80X24", nil),
         ("x24", nil), ("80x", nil), ("80x24x1", nil), ("-80x24", nil), ("0x0", nil),
     ]
 
     @Test(arguments: sizes)
-    func size(text: String, expected: FlowTerminalSize?) {
-        #expect(FlowTerminalSize(parsing: text) == expected)
+    func size(text: String, expected: TerminalSize?) {
+        #expect(TerminalSize(parsing: text) == expected)
     }
 
     static let strings: [(String, String)] = [

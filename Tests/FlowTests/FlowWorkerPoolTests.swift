@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// Records calls from concurrent jobs.
 final class CallLog: @unchecked Sendable {

@@ -2,8 +2,10 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct JUnitTests {
     static func results() -> [FlowResult] {
@@ -90,7 +92,7 @@ import Testing
         #expect(merged.tests == 5 && merged.failures == 1 && merged.errors == 1 && merged.skipped == 1 && merged.flaky == 1)
         #expect(merged.suites[0].cases.map(\.name) == ["a", "b", "c", "root"])
 
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try JUnitWriter.write(shardA, to: folder + "/a.xml")
         try JUnitWriter.write(shardB, to: folder + "/b.xml")

@@ -2,8 +2,10 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 @Suite struct RunIndexWriterTests {
     static func results() -> [FlowResult] {
@@ -57,7 +59,7 @@ import Testing
     }
 
     @Test func writesIndexIntoTheFolder() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try RunIndexWriter.write(Self.results(), toFolder: folder + "/artifacts")
         #expect(path == folder + "/artifacts/index.html")

@@ -1,6 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// The run report's data and page without a browser: replay frames, deduplication, merging,
 /// escaping, trace modes.

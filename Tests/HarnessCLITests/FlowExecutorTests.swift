@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// Each command of a flow against small programs (`sh`, `cat`, `bc`), passing and failing.
 @Suite struct FlowExecutorTests {

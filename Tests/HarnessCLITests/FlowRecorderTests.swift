@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// The pure core of `harness record`: input bytes and screens to flow text.
 @Suite struct FlowRecorderTests {
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func aLineOrientedSessionBecomesExpectOutputOfTheAnswerAndThePrompt() throws {
-        var recorder = FlowRecorder(app: "python3", arguments: ["-q"], size: FlowTerminalSize(columns: 80, rows: 24))
+        var recorder = FlowRecorder(app: "python3", arguments: ["-q"], size: TerminalSize(cols: 80, rows: 24))
         recorder.input(Array("1+1\r".utf8), screen: [">>>"], output: ">>> ")
         recorder.input(Array("1/0\r".utf8), screen: [], output: "1+1\n2\n>>> ")
         recorder.input([0x04], screen: [], output: "1/0\nTraceback (most recent call last):\nZeroDivisionError: division by zero\n>>> ")
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func shellSessionBecomesTypeAndPressWithExpectsOfNewOutput() throws {
-        var recorder = FlowRecorder(app: "bc", arguments: ["-q"], size: FlowTerminalSize(columns: 60, rows: 10))
+        var recorder = FlowRecorder(app: "bc", arguments: ["-q"], size: TerminalSize(cols: 60, rows: 10))
         // Typed one key at a time: the echo is not output worth expecting.
         recorder.input(Array("2".utf8), screen: [""])
         recorder.input(Array("+".utf8), screen: ["2"])
@@ -90,28 +91,28 @@ import Testing
     }
 
     @Test func fullScreenChangesExpectTheLowestNewLineAndKillEndsIt() {
-        var recorder = FlowRecorder(app: "./todo", arguments: [], size: FlowTerminalSize(columns: 40, rows: 5))
+        var recorder = FlowRecorder(app: "./todo", arguments: [], size: TerminalSize(cols: 40, rows: 5))
         recorder.input([0x0D], screen: ["", "  Todos", "  [ Start ]", "", "Enter: start · q: quit"])
         recorder.input([0x1B, 0x5B, 0x42, 0x1B, 0x5B, 0x42], screen: ["Todos (2)", "[ ] Buy milk", "[ ] Walk", "", "q quit"])
         recorder.input([0x1B, 0x5B, 0x42], screen: ["Todos (2)", "[ ] Buy milk", "[ ] Walk", "", "q quit"])
-        recorder.resize(to: FlowTerminalSize(columns: 50, rows: 6), screen: ["Todos (2)", "[ ] Buy milk", "[ ] Walk", "", "q quit"])
+        recorder.resize(to: TerminalSize(cols: 50, rows: 6), screen: ["Todos (2)", "[ ] Buy milk", "[ ] Walk", "", "q quit"])
         recorder.finish(.killed, screen: ["Todos (2)", "", "", "", "", "bye"])
         #expect(recorder.commands == [
             .app(FlowApp(written: "./todo", arguments: [], flowDirectory: "")),
-            .size(FlowTerminalSize(columns: 40, rows: 5)),
+            .size(TerminalSize(cols: 40, rows: 5)),
             .launch,
             .expect(.text("Enter: start · q: quit"), within: nil),
             .press([.enter]),
             .expect(.text("q quit"), within: nil),
             .press([.down, .down, .down]),
-            .resize(FlowTerminalSize(columns: 50, rows: 6)),
+            .resize(TerminalSize(cols: 50, rows: 6)),
             .expect(.text("bye"), within: nil),
             .kill,
         ])
     }
 
     @Test func signalsEndAsExitStatusesAndSpecialCharactersAreQuoted() throws {
-        var recorder = FlowRecorder(app: "my tool", arguments: ["--name", "a b"], size: FlowTerminalSize(columns: 80, rows: 24))
+        var recorder = FlowRecorder(app: "my tool", arguments: ["--name", "a b"], size: TerminalSize(cols: 80, rows: 24))
         recorder.input(Array("say \"#1\"".utf8), screen: [])
         recorder.input(Array("#".utf8), screen: [])
         recorder.finish(.exited(.signaled(15)), screen: [])

@@ -1,6 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 @testable import harness
 
 /// `harness record`, driven as a user would: in a terminal of its own. bc and cat never show
@@ -10,7 +12,7 @@ import Testing
         try TerminalSession.launch(.init(
             executable: try BuildProducts.executable(named: "harness").path,
             arguments: ["record", "--out", "recorded/bc.flow", "--size", "60x10", "--"] + program,
-            environment: ["PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": NSTemporaryDirectory()],
+            environment: testEnvironment,
             workingDirectory: fixture.folder, size: TerminalSize(cols: 80, rows: 24), defaultTimeout: .seconds(10)))
     }
 

@@ -1,6 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// `harness run`, `merge-junit` and `replay`, run as the built executable.
 @Suite struct RunCommandTests {
@@ -54,13 +56,13 @@ import Testing
             in: fixture.folder)
         #expect(output.status == 1)
         #expect(output.lastLine == "2 passed, 1 failed, 1 flaky, 1 skipped")
-        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Running 5 flows on 2 workers")
         #expect(lines.contains { $0.hasPrefix("✓ suite/pass-one.flow (") })
         #expect(lines.contains { $0.hasPrefix("✗ suite/fail.flow (") && $0.hasSuffix("2 attempts): expect \"the right text\": the screen never showed it within 200ms") })
         #expect(lines.contains { $0.hasPrefix("~ suite/flaky.flow (flaky, 2 attempts") })
         #expect(lines.contains("- suite/skip.flow (skipped): not-installed-anywhere-xyz is not installed (not found in PATH)"))
-        #expect(output.standardOutput.contains("suite/fail.flow:4:1: expect \"the right text\""))
+        #expect(output.stdout.contains("suite/fail.flow:4:1: expect \"the right text\""))
 
         // JUnit, parsed back.
         let report = try JUnitReader.read(path: fixture.folder + "/out/junit.xml")
@@ -87,10 +89,10 @@ import Testing
         // The recording replays to the failing screen.
         let replay = try await runHarness(["replay", "out/artifacts/suite/fail.cast"], in: fixture.folder)
         #expect(replay.status == 0)
-        #expect(replay.standardOutput.hasPrefix("the wrong text\n"))
+        #expect(replay.stdout.hasPrefix("the wrong text\n"))
         let atStart = try await runHarness(["replay", "out/artifacts/suite/fail.cast", "--at", "0"], in: fixture.folder)
         #expect(atStart.status == 0)
-        #expect(!atStart.standardOutput.contains("the wrong text"))
+        #expect(!atStart.stdout.contains("the wrong text"))
     }
 
     @Test func parseErrorsOfEveryFileAreReportedBeforeAnythingRuns() async throws {
@@ -101,10 +103,10 @@ import Testing
         try fixture.write("launch\n", at: "flows/c-bad.flow")
         let output = try await runHarness(["run", "flows"], in: fixture.folder)
         #expect(output.status == 2)
-        #expect(output.standardOutput.isEmpty)
-        #expect(output.standardError.contains("flows/b-bad.flow:2:1: unknown command \"launh\" (did you mean \"launch\"?)"))
-        #expect(output.standardError.contains("flows/b-bad.flow:3:7: unknown key \"entr\" (did you mean \"enter\"?)"))
-        #expect(output.standardError.contains("flows/c-bad.flow:1:1: the flow has no app line"))
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.contains("flows/b-bad.flow:2:1: unknown command \"launh\" (did you mean \"launch\"?)"))
+        #expect(output.stderr.contains("flows/b-bad.flow:3:7: unknown key \"entr\" (did you mean \"enter\"?)"))
+        #expect(output.stderr.contains("flows/c-bad.flow:1:1: the flow has no app line"))
         #expect(!FileManager.default.fileExists(atPath: fixture.folder + "/flows/ran"))
     }
 
@@ -127,8 +129,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: fixture.folder + "/x", withIntermediateDirectories: true)
         let output = try await runHarness(arguments, in: fixture.folder)
         #expect(output.status == 64)
-        #expect(output.standardError.contains(message))
-        #expect(output.standardError.contains("usage:"))
+        #expect(output.stderr.contains(message))
+        #expect(output.stderr.contains("usage:"))
     }
 
     @Test func shardsCoverEveryFlowOnceAndMergeBack() async throws {
@@ -148,7 +150,7 @@ import Testing
         #expect(seen.sorted() == names.sorted())
         let merged = try await runHarness(["merge-junit", "all.xml", "shard1.xml", "shard2.xml", "shard3.xml"], in: fixture.folder)
         #expect(merged.status == 0)
-        #expect(merged.standardOutput == "Merged 3 reports into all.xml: 9 tests, 0 failures\n")
+        #expect(merged.stdout == "Merged 3 reports into all.xml: 9 tests, 0 failures\n")
         let report = try JUnitReader.read(path: fixture.folder + "/all.xml")
         #expect(report.tests == 9)
         #expect(Set(report.suites.flatMap(\.cases).map(\.name)) == Set(names))
@@ -173,8 +175,8 @@ import Testing
             let output = try await runHarness(
                 ["run", "many", "--shard", "\(index)/2", "--durations", "earlier.xml", "--junit", "s\(index).xml", "--history", "history"],
                 in: fixture.folder)
-            #expect(output.status == 0, "\(output.standardError)")
-            #expect(output.standardOutput.contains("balanced by earlier durations (expected 5.0s of 10.0s)"), "\(output.standardOutput)")
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(output.stdout.contains("balanced by earlier durations (expected 5.0s of 10.0s)"), "\(output.stdout)")
             seen.append(try JUnitReader.read(path: fixture.folder + "/s\(index).xml").suites.flatMap(\.cases).map(\.name).sorted())
         }
         // The slow flow alone in one shard, the five others in the other.
@@ -187,7 +189,7 @@ import Testing
 
         let missing = try await runHarness(["run", "many", "--shard", "1/2", "--durations", "nowhere.xml"], in: fixture.folder)
         #expect(missing.status == 2)
-        #expect(missing.standardError.contains("--durations"))
+        #expect(missing.stderr.contains("--durations"))
         let withoutShard = try await runHarness(["run", "many", "--durations", "earlier.xml"], in: fixture.folder)
         #expect(withoutShard.status == 64)
     }
@@ -205,13 +207,13 @@ import Testing
         let output = try await runHarness(["run", "Tests/Flows"], in: root.path, environment: ["CI": "1"])
         let thirdParty = [isInstalled("bc"), isInstalled("python3")]
         let skipped = thirdParty.filter { !$0 }.count
-        #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let total = FileManager.default.enumerator(atPath: root.appendingPathComponent("Tests/Flows").path)?
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".flow") }.count ?? 0
         #expect(total >= 10)
         #expect(output.lastLine == "\(total - skipped) passed, 0 failed" + (skipped > 0 ? ", \(skipped) skipped" : ""))
         for flow in ["idle", "loading", "error", "loaded", "try-again", "scroll-and-quit"] {
-            #expect(output.standardOutput.contains("✓ Tests/Flows/\(flow).flow ("))
+            #expect(output.stdout.contains("✓ Tests/Flows/\(flow).flow ("))
         }
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+import HarnessCore
+@testable import HarnessFlows
 
 /// The run report (`harness run --artifacts`, `harness merge-reports`) loaded in headless
 /// Chromium: the page's script ran, the failing flow's timeline shows its steps, the failing
@@ -41,7 +44,7 @@ import Testing
         let fixture = try makeSuite()
         defer { fixture.remove() }
         let output = try await runHarness(["run", "suite", "--jobs", "2", "--artifacts", "out", "--trace", "on"], in: fixture.folder)
-        #expect(output.status == 1, "\(output.standardOutput)\n\(output.standardError)")
+        #expect(output.status == 1, "\(output.stdout)\n\(output.stderr)")
 
         // results.json: the data the page was made from, read back as merge-reports does.
         let report = try RunReportWriter.read(folder: fixture.folder + "/out")
@@ -89,11 +92,11 @@ import Testing
         defer { fixture.remove() }
         for index in 1...2 {
             let output = try await runHarness(["run", "suite", "--shard", "\(index)/2", "--artifacts", "shard-\(index)"], in: fixture.folder)
-            #expect(output.status <= 1, "\(output.standardError)")
+            #expect(output.status <= 1, "\(output.stderr)")
         }
         let merged = try await runHarness(["merge-reports", "merged", "shard-1", "shard-2", "--history", "history"], in: fixture.folder)
-        #expect(merged.status == 0, "\(merged.standardError)")
-        #expect(merged.standardOutput.contains("Merged 2 reports: 1 passed, 1 failed"))
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout.contains("Merged 2 reports: 1 passed, 1 failed"))
 
         let report = try RunReportWriter.read(folder: fixture.folder + "/merged")
         #expect(report.flows.map(\.path) == ["suite/broken.flow", "suite/echo.flow"])
@@ -142,18 +145,18 @@ import Testing
         defer { fixture.remove() }
         try fixture.write("app sh -c \"echo hi; exec cat\"\nlaunch\nexpect \"hi\"\n", at: "suite/a.flow")
         let bad = try await runHarness(["run", "suite", "--trace", "sometimes", "--artifacts", "out"], in: fixture.folder)
-        #expect(bad.status == 64 && bad.standardError.contains("expected on, off or retain-on-failure"))
+        #expect(bad.status == 64 && bad.stderr.contains("expected on, off or retain-on-failure"))
         let noArtifacts = try await runHarness(["run", "suite", "--trace", "on"], in: fixture.folder)
-        #expect(noArtifacts.status == 64 && noArtifacts.standardError.contains("it needs --artifacts"))
+        #expect(noArtifacts.status == 64 && noArtifacts.stderr.contains("it needs --artifacts"))
         let notAReport = try await runHarness(["merge-reports", "merged", "suite"], in: fixture.folder)
-        #expect(notAReport.status == 1 && notAReport.standardError.contains("no shard folder holds a results.json"))
+        #expect(notAReport.status == 1 && notAReport.stderr.contains("no shard folder holds a results.json"))
         // Default (off): a passing flow keeps no timeline, so the report has no section for it.
         let run = try await runHarness(["run", "suite", "--artifacts", "out"], in: fixture.folder)
         #expect(run.status == 0)
         // A shard folder without a report (a crashed shard) is left out; the rest is merged.
         let partial = try await runHarness(["merge-reports", "merged", "out", "suite"], in: fixture.folder)
-        #expect(partial.status == 1 && partial.standardError.contains("left out"))
-        #expect(partial.standardOutput.contains("Merged 1 report: 1 passed, 0 failed"))
+        #expect(partial.status == 1 && partial.stderr.contains("left out"))
+        #expect(partial.stdout.contains("Merged 1 report: 1 passed, 0 failed"))
         let report = try RunReportWriter.read(folder: fixture.folder + "/out")
         #expect(report.flows.count == 1 && report.flows[0].attempts[0].trace == nil && report.frames.isEmpty)
     }

@@ -1,6 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+import HarnessCore
+@testable import HarnessFlows
 
 /// A report of 500 flows, 50 of them failing with full timelines and replays: its size, the
 /// time to make it, and its load time in headless Chromium, printed (the figures in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// Flows on line-oriented programs: what scrolled off, the output stream and its cursor,
 /// transcript snapshots. The first three are the examples of the issue that asked for them.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// Flows against the todo app: stubs, seeds, sandbox files, the request journal and the bridge.
 @Suite struct TodoFlowTests {

@@ -1,5 +1,6 @@
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 
 @Suite struct KeyEncodingTests {
     static let esc: UInt8 = 0x1b

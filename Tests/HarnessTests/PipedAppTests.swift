@@ -1,12 +1,14 @@
 import Foundation
-@testable import Harness
+import Harness
+@testable import HarnessCore
+import TestSupport
 import Testing
 
 /// `PipedApp`: the same launch arguments and environment as `TerminalApp`, on pipes.
 @Suite struct PipedAppTests {
     @Test func argumentsModePassesNetworkStorageClockAndSeedsOnPipes() async throws {
         // The protocol's flags come first, so the program is a script that prints its arguments.
-        let folder = try temporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "piped").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let script = folder + "/show"
         try Data("#!/bin/sh\necho \"$@\"; cat; echo \"$GREETING\" >&2\n".utf8).write(to: URL(fileURLWithPath: script))

@@ -1,6 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 
 /// Programs run with pipes: input, outputs kept apart, exits, timeouts, teardown, and the hard
 /// cases (a death by signal right after printing, megabytes on both outputs, input nobody reads).
@@ -28,7 +30,7 @@ import Testing
     }
 
     @Test func inputFromAFileAndNoInputAtAll() async throws {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "piped").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/lines.txt"
         try Data("one\ntwo\nthree\n".utf8).write(to: URL(fileURLWithPath: file))
@@ -40,7 +42,7 @@ import Testing
     }
 
     @Test func argumentsEnvironmentAndWorkingDirectoryReachTheProgram() async throws {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "piped").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var configuration = piped("sh", ["-c", #"printf '%s|%s|%s' "$1" "$GREETING" "$(pwd -P)""#, "sh", "two words"])
         configuration.environment["GREETING"] = "hello"
@@ -194,7 +196,7 @@ import Testing
         let directory = await caughtError { try PipedSession.launch(piped("/tmp")) }
         #expect((directory as? PipedSessionError)?.description.hasPrefix("Not executable: /tmp") == true)
 
-        let folder = try temporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "piped").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let garbage = folder + "/garbage"
         _ = FileManager.default.createFile(atPath: garbage, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o755])
@@ -295,7 +297,7 @@ import Testing
             }
         }
 
-        let folder = try temporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "piped").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let garbage = folder + "/garbage"
         _ = FileManager.default.createFile(atPath: garbage, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o755])
@@ -329,13 +331,6 @@ func piped(_ executable: String, _ arguments: [String] = [], input: PipedSession
     PipedSession.Configuration(
         executable: executable, arguments: arguments, environment: testEnvironment, standardInput: input,
         defaultTimeout: .seconds(60))
-}
-
-/// A fresh temporary folder.
-func temporaryFolder() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("piped-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
 }
 
 /// Collects a piped session's output as the session reads it (``PipedSession/Configuration/onOutput``),

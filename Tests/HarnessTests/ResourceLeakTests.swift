@@ -1,6 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 
 /// Fifty sessions (exited, terminated while running, failed to launch) leave no descriptor,
 /// thread or process behind.
@@ -28,8 +30,7 @@ import Testing
             #expect(session.core.isFullyReleased, "session \(index): threads still running or descriptors open")
             pids.append(session.pid)
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory(prefix: "harness").url
         defer { try? FileManager.default.removeItem(at: directory) }
         let garbage = directory.appendingPathComponent("garbage").path
         _ = FileManager.default.createFile(atPath: garbage, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o755])

@@ -1,14 +1,8 @@
 import Foundation
 import Testing
-@testable import Harness
-
-/// A small, predictable environment for programs under test.
-let testEnvironment: [String: String] = [
-    "PATH": "/usr/local/bin:/usr/bin:/bin",
-    "HOME": NSTemporaryDirectory(),
-    "LANG": "C.UTF-8",
-    "PS1": "$ ",
-]
+import Harness
+@testable import HarnessCore
+import TestSupport
 
 /// `/bin/sh -c script` under a terminal of `size`.
 func shell(_ script: String, size: TerminalSize = .standard, timeout: Duration = .seconds(20)) -> TerminalSession.Configuration {
@@ -25,9 +19,3 @@ func caughtError<T>(_ body: () async throws -> T) async -> Error? {
         return error
     }
 }
-
-/// Whether python3 is installed (some tests use a one-line python program).
-let hasPython3 = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-    || (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
-        FileManager.default.isExecutableFile(atPath: "\($0)/python3")
-    }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 import TerminalEmulator
 
 /// Waits that read what scrolled off and the output stream, on real PTYs. Each program waits

@@ -1,6 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 import TerminalEmulator
 
 @Suite(.serialized) struct TerminalSessionTests {
@@ -41,7 +43,7 @@ import TerminalEmulator
         #expect(try await session.waitForExit() == .exited(0))
     }
 
-    @Test(.enabled(if: hasPython3)) func resizeSendsSigwinchToTheProgram() async throws {
+    @Test(.enabled(if: isInstalled("python3"))) func resizeSendsSigwinchToTheProgram() async throws {
         let script = #"""
             import os, signal, sys
             # os.write, not print: the signal may arrive while print("ready") is still flushing.
@@ -180,8 +182,7 @@ import TerminalEmulator
     }
 
     @Test func nonExecutableFileAndDirectoryFailBeforeSpawning() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory(prefix: "harness").url
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("not-executable").path
         _ = FileManager.default.createFile(atPath: file, contents: Data("echo hi\n".utf8), attributes: [.posixPermissions: 0o644])
@@ -197,8 +198,7 @@ import TerminalEmulator
     }
 
     @Test func execFailureInTheChildIsReported() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory(prefix: "harness").url
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("garbage").path
         // Written through a close-on-exec descriptor, so programs other tests spawn meanwhile

@@ -1,6 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessCore
 import TerminalEmulator
 
 @Suite(.serialized) struct WaitingTests {

@@ -1,5 +1,7 @@
 import Foundation
-@testable import Harness
+import Harness
+@testable import HarnessCore
+import TestSupport
 import Testing
 
 @Suite struct RecordModeTests {

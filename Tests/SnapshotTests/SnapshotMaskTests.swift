@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 import TerminalEmulator
+import TestSupport
 import Testing
 
 @Suite struct SnapshotMaskTests {

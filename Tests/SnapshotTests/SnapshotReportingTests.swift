@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import TestSupport
 import Testing
 
 @Suite struct SnapshotReportingTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import TestSupport
 import XCTest
 
 /// Checks that snapshot assertions report through XCTest when XCTest runs the test.
@@ -16,10 +17,9 @@ final class SnapshotReportingXCTests: XCTestCase {
     }
 
     private func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-xctests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
+        let folder = try TemporaryDirectory(prefix: "snapshot-xctests")
+        addTeardownBlock { folder.remove() }
+        return folder.url
     }
 
     func testAMismatchIsReportedWithXCTFailAtTheCallersLine() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 import TerminalEmulator
+import TestSupport
 import Testing
 
 private struct Settings: Encodable {

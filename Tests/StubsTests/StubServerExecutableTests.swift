@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TestSupport
 @testable import Stubs
 
 /// The standalone `stub-server` executable, run as a subprocess and driven with curl.
@@ -89,7 +90,7 @@ import Testing
             let file = directory.appendingPathComponent("bad.json")
             try Data(#"{"mappings": [{"request": {"path": "/ok"}, "response": {}}, {"request": {"method": "GET", "pth": "/x"}, "response": {"status": "abc"}}]}"#.utf8)
                 .write(to: file)
-            let output = try await run(StubServerProcess.executable.path, ["--mappings", file.path])
+            let output = try await runProduct("stub-server", ["--mappings", file.path])
             #expect(output.status == 1)
             #expect(output.stdout.isEmpty, "no base URL is printed")
             #expect(output.stderr.contains("\(file.path): $.mappings[1].request.pth: unknown key (did you mean \"path\"?)"))
@@ -99,7 +100,7 @@ import Testing
 
     @Test(arguments: [["--port", "x"], ["--bogus"], [], ["--mappings", "/nonexistent/m.json"], ["--mappings", "m.json", "--host", "example.com"]])
     func badArgumentsFail(arguments: [String]) async throws {
-        let output = try await run(StubServerProcess.executable.path, arguments)
+        let output = try await runProduct("stub-server", arguments)
         #expect(output.status != 0)
         #expect(!output.stderr.isEmpty)
         #expect(output.stdout.isEmpty)
@@ -116,9 +117,3 @@ struct RawClientToURL {
     }
 }
 
-func withTemporaryDirectorySync<Result>(_ body: (URL) throws -> Result) throws -> Result {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("stubs-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try body(url)
-}

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TestSupport
 @testable import Stubs
 
 /// The in-process server driven by URLSession, the client the sample app uses.

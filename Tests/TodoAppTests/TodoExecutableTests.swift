@@ -1,18 +1,12 @@
 import Foundation
 import Harness
+import TestSupport
 import Testing
 
 /// Runs the built `todo` binary with pipes (no terminal) and checks what it prints and returns.
 @Suite struct TodoExecutableTests {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func run(_ arguments: [String]) async throws -> Outcome {
-        let result = try await PipedProgram.run(try BuildProducts.executable(named: "todo").path, arguments: arguments)
-        return Outcome(status: result.shellStatus, stdout: result.standardOutput, stderr: result.standardError)
+    static func run(_ arguments: [String]) async throws -> ProgramOutput {
+        try await runProduct("todo", arguments)
     }
 
     @Test func helpPrintsUsageAndExitsZero() async throws {

@@ -1,25 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 import TodoCore
 
 @Suite struct TodoStoreTests {
-    /// A fresh folder removed when the test ends.
-    final class TemporaryFolder {
-        let url: URL
-        init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("todo-store-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(at: url) }
-    }
-
     static let todos = [
         Todo(userId: 1, id: 1, title: "delectus aut autem", completed: false),
         Todo(userId: 1, id: 2, title: "日本語 ✓ \"quoted\" / slash", completed: true),
     ]
 
     @Test func savedTodosLoadBackEqual() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "todo-store")
+        defer { folder.remove() }
         let store = TodoStore(directory: folder.url.appendingPathComponent("nested/deeper"))
         #expect(try store.load() == nil)
         try store.save(Self.todos)
@@ -27,7 +19,8 @@ import TodoCore
     }
 
     @Test func theFileIsJSONInTheServiceShape() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "todo-store")
+        defer { folder.remove() }
         let store = TodoStore(directory: folder.url)
         try store.save(Self.todos)
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: store.fileURL)) as? [[String: Any]]
@@ -36,7 +29,8 @@ import TodoCore
     }
 
     @Test func savingReplacesTheOldListAndLeavesNoTemporaryFile() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "todo-store")
+        defer { folder.remove() }
         let store = TodoStore(directory: folder.url)
         try store.save(Self.todos)
         try store.save([Self.todos[1]])
@@ -45,7 +39,8 @@ import TodoCore
     }
 
     @Test func aFailedSaveKeepsNothingHalfWritten() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "todo-store")
+        defer { folder.remove() }
         let store = TodoStore(directory: folder.url)
         // A non-empty folder where the file should be: the final rename must fail.
         try FileManager.default.createDirectory(at: store.fileURL.appendingPathComponent("x"), withIntermediateDirectories: true)
@@ -59,7 +54,8 @@ import TodoCore
     }
 
     @Test func aStorageFolderThatIsAFileIsAClearError() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "todo-store")
+        defer { folder.remove() }
         let file = folder.url.appendingPathComponent("plain-file")
         try Data("x".utf8).write(to: file)
         let store = TodoStore(directory: file)
@@ -68,7 +64,8 @@ import TodoCore
 
     @Test(arguments: ["", "{", "[{\"id\": 1}]", "{\"todos\": []}", "[1, 2]", "\u{FF}\u{FE}"])
     func aCorruptFileIsATypedError(contents: String) throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "todo-store")
+        defer { folder.remove() }
         let store = TodoStore(directory: folder.url)
         try Data(contents.utf8).write(to: store.fileURL)
         #expect {

@@ -1,25 +1,22 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import Harness
+import Harness
+@testable import HarnessFlows
 
 /// A temporary folder holding flows and the files they refer to; removed by `remove()`.
 struct FlowFixture {
-    let folder: String
+    let directory: TemporaryDirectory
+    var folder: String { directory.path }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("harness-cli-tests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory(prefix: "harness-cli-tests")
     }
 
     /// Writes `text` at `relative` (folders created); returns the absolute path.
     @discardableResult
     func write(_ text: String, at relative: String, executable: Bool = false) throws -> String {
-        let path = folder + "/" + relative
-        try FileManager.default.createDirectory(atPath: FlowPaths.directory(of: path), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
-        return path
+        try directory.write(text, at: relative, executable: executable)
     }
 
     /// Parses `source` as the flow `name` of this folder.
@@ -37,20 +34,15 @@ struct FlowFixture {
     }
 
     func remove() {
-        try? FileManager.default.removeItem(atPath: folder)
+        directory.remove()
     }
 }
 
 /// Options with a short default timeout and a fixed environment.
 func testOptions(timeout: Duration = .seconds(5), record: SnapshotRecordMode? = .never, artifacts: String? = nil,
                  extra: [String: String] = [:]) -> FlowExecutor.Options {
-    var environment: [String: String] = [
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": NSTemporaryDirectory(),
-        "LANG": "C.UTF-8",
-        "PS1": "$ ",
-        "HARNESS_PRODUCTS_DIR": BuildProducts.directory.path,
-    ]
+    var environment = testEnvironment
+    environment["HARNESS_PRODUCTS_DIR"] = BuildProducts.directory.path
     for (key, value) in extra { environment[key] = value }
     return FlowExecutor.Options(defaultTimeout: timeout, recordMode: record, artifactsDirectory: artifacts,
                                 environment: environment)
@@ -63,9 +55,4 @@ func failure(of outcome: AttemptOutcome, sourceLocation: SourceLocation = #_sour
         return nil
     }
     return failure
-}
-
-/// Whether a program is installed.
-func isInstalled(_ name: String) -> Bool {
-    ["/usr/bin", "/bin", "/usr/local/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
 }

@@ -1,5 +1,7 @@
 import Foundation
-@testable import Harness
+import TestSupport
+import HarnessCore
+@testable import HarnessFlows
 
 /// Debian's `chromium`, run headless on a page with a time limit; its whole process group is
 /// ended when it returns, so no browser process outlives a test.

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 @testable import Stubs
 
 /// The standalone `stub-server` executable running as a subprocess of the test.
@@ -13,25 +14,9 @@ final class StubServerProcess {
     private let stderr = Pipe()
     private let exited = DispatchSemaphore(value: 0)
 
-    /// The folder holding the built products (the test bundle sits in it).
-    static var productsDirectory: URL {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
-        #endif
-        return Bundle.main.bundleURL
-    }
-
-    static var executable: URL { productsDirectory.appendingPathComponent("stub-server") }
-
     /// Starts `stub-server` with `arguments` and reads the base URL from its first stdout line.
     init(arguments: [String]) throws {
-        let executable = Self.executable
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw Failure(description: "stub-server is not built at \(executable.path); run `swift build --product stub-server`")
-        }
-        process.executableURL = executable
+        process.executableURL = try BuildProducts.executable(named: "stub-server")
         process.arguments = arguments
         process.standardOutput = stdout
         process.standardError = stderr

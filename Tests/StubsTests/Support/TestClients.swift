@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -90,31 +91,10 @@ func text(_ url: URL) async throws -> String {
     String(decoding: try await fetch(url).0, as: UTF8.self)
 }
 
-/// The result of a finished subprocess.
-struct ProcessOutput {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs an executable to completion, collecting its output; the waiting happens off Swift's
-/// cooperative pool, so other tests running meanwhile are never starved of threads.
-func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) async throws -> ProcessOutput {
-    let result = try await PipedProgram.run(executable, arguments: arguments, input: stdin ?? Data())
-    return ProcessOutput(status: result.shellStatus, stdout: result.standardOutput, stderr: result.standardError)
-}
 
 /// Runs /usr/bin/curl with `arguments` (`-sS` added).
-func curl(_ arguments: [String], stdin: Data? = nil) async throws -> ProcessOutput {
-    try await run("/usr/bin/curl", ["-sS", "--max-time", "20"] + arguments, stdin: stdin)
-}
-
-/// A fresh temporary directory, removed by `body`'s end.
-func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("stubs-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try await body(url)
+func curl(_ arguments: [String], stdin: Data? = nil) async throws -> ProgramOutput {
+    try await runProgram("/usr/bin/curl", ["-sS", "--max-time", "20"] + arguments, input: stdin)
 }
 
 /// A todo as the sample app sends it.

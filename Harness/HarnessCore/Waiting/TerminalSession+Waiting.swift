@@ -1,0 +1,243 @@
+import Foundation
+import TerminalEmulator
+
+extension TerminalSession {
+    /// Waits until the screen shows `text`, or a line that scrolled off the top since the last
+    /// input or the last matching screen wait showed it, and returns that screen.
+    ///
+    /// Fast output is never missed: `seq 1 2000` then a wait for "1500" succeeds although
+    /// "1500" scrolled off before the wait looked. Woken by every chunk the program writes;
+    /// no polling. Throws `TerminalSessionError.timeout` (with the framed screen, the output
+    /// after the output cursor and the last bytes received) after `timeout` (nil: the session's
+    /// default), or `.exitedWhileWaiting` at once when the program ends and its final screen
+    /// does not show the text.
+    @discardableResult
+    public func waitFor(
+        text: String,
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ScreenSnapshot {
+        let scan = ScrolledLineScan(horizon: core.currentScreenHorizon)
+        let screen = try await waitFor(
+            "text \(text.debugDescription)", timeout: timeout,
+            fileID: fileID, filePath: filePath, line: line, column: column,
+            where: { $0.showsText(text) || scan.scrolledLinesContain(text, in: $0) })
+        let found = screen.firstLineNumber(since: scan.horizon) { text.contains("\n") ? nil : $0.contains(text) }
+            ?? screen.firstLineNumber(since: scan.horizon, matching: { $0.range(of: text) })
+        if let found { core.advanceScreenHorizon(to: found) }
+        return screen
+    }
+
+    /// Waits until `pattern` (an `NSRegularExpression` pattern) matches the screen's text
+    /// (rows joined by newlines, trailing blanks trimmed), preceded by the lines that scrolled
+    /// off since the last input or the last matching screen wait, and returns that screen.
+    /// An invalid pattern throws `TerminalSessionError.invalidRegex` at once.
+    @discardableResult
+    public func waitFor(
+        regex pattern: String,
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ScreenSnapshot {
+        let expression = try CompiledRegex(lines: pattern)
+        let horizon = core.currentScreenHorizon
+        let screen = try await waitFor(
+            "regex /\(pattern)/", timeout: timeout,
+            fileID: fileID, filePath: filePath, line: line, column: column,
+            where: { screen in
+                let scrolled = screen.linesScrolledOff(since: horizon)
+                return expression.matches(scrolled.isEmpty ? screen.text : (scrolled + screen.lines).joined(separator: "\n"))
+            })
+        if let found = screen.firstLineNumber(since: horizon, trimmed: true, matching: { expression.firstRange(in: $0) }) {
+            core.advanceScreenHorizon(to: found)
+        }
+        return screen
+    }
+
+    // MARK: - The output stream
+
+    /// Waits until the program prints `text` after the output cursor, moves the cursor past it
+    /// and returns the match, as pexpect's `expect` does.
+    ///
+    /// The output is what the program printed, as a stream: characters in print order, line
+    /// breaks as "\n", escape sequences and carriage returns removed, across scrolling (see
+    /// `TerminalEmulator.PrintedText`). Unlike a screen wait, an old match never satisfies a
+    /// new wait: after `waitForOutput(text: ">>> ")` and input, the next
+    /// `waitForOutput(text: ">>> ")` waits for a new prompt.
+    ///
+    /// ```swift
+    /// try await session.waitForOutput(text: ">>> ")
+    /// try session.type("1/0\r")
+    /// let reply = try await session.waitForOutput(text: ">>> ")
+    /// #expect(reply.before.contains("ZeroDivisionError"))
+    /// ```
+    /// Throws `TerminalSessionError.timeout` (showing the output after the cursor) after
+    /// `timeout`, or `.exitedWhileWaiting` when the program ends without printing it.
+    @discardableResult
+    public func waitForOutput(
+        text: String,
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> OutputMatch {
+        try await waitForOutput(
+            .text(text), timeout: timeout,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Waits until `pattern` (an `NSRegularExpression` pattern, `^`/`$` at line breaks)
+    /// matches the output after the cursor, moves the cursor past the match and returns it.
+    /// See ``waitForOutput(text:timeout:fileID:filePath:line:column:)``.
+    @discardableResult
+    public func waitForOutput(
+        regex pattern: String,
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> OutputMatch {
+        return try await waitForOutput(
+            .regex(try CompiledRegex(lines: pattern), pattern: pattern), timeout: timeout,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    private func waitForOutput(_ pattern: OutputPattern, timeout: Duration?, location: SourceCodeLocation) async throws -> OutputMatch {
+        let outcome = try await core.wait(
+            description: pattern.description, condition: .output(pattern), timeout: timeout ?? core.defaultTimeout,
+            location: location)
+        guard case .output(let match) = outcome else { preconditionFailure("an output wait resolved with something else") }
+        return match
+    }
+
+    /// What the program printed after the output cursor, as a stream (see
+    /// ``waitForOutput(text:timeout:fileID:filePath:line:column:)``); the cursor does not move.
+    public var outputAfterCursor: String {
+        core.withLock { core.printedTextLocked.text(from: core.outputCursorLocked) }
+    }
+
+    /// Everything the program printed that is still kept (the last MiB), as a stream.
+    public var output: String { core.printedText.text(from: 0) }
+
+    /// Moves the output cursor past everything printed so far and returns what it skipped, like
+    /// reading what is pending: the next output wait only sees what comes after.
+    @discardableResult
+    public func consumeOutput() -> String { core.consumeOutput() }
+
+    /// Waits until `predicate` holds for the screen and returns that screen. `description`
+    /// names the condition in error messages. The predicate runs on the reader thread, outside
+    /// the session's lock; keep it quick.
+    @discardableResult
+    public func waitFor(
+        _ description: String,
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        where predicate: @escaping @Sendable (ScreenSnapshot) -> Bool
+    ) async throws -> ScreenSnapshot {
+        let outcome = try await core.wait(
+            description: description, condition: .screen(predicate), timeout: timeout ?? core.defaultTimeout,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        guard case .screen(let screen) = outcome else { preconditionFailure("a screen wait resolved with an exit") }
+        return screen
+    }
+
+    /// Waits until the program wrote nothing for `quietFor` (counted from this call) and
+    /// returns the screen then. A timer is armed now and re-armed by each output chunk. When
+    /// the program has ended, the screen cannot change any more and the wait succeeds at once.
+    @discardableResult
+    public func waitUntilStable(
+        quietFor: Duration = .milliseconds(200),
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ScreenSnapshot {
+        let quiet = SessionCore.nanoseconds(quietFor)
+        let outcome = try await core.wait(
+            description: "the screen to be stable for \(TerminalSessionError.format(quietFor))",
+            condition: .stable(quietNanoseconds: quiet, registeredUptime: DispatchTime.now().uptimeNanoseconds),
+            timeout: timeout ?? core.defaultTimeout,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        guard case .screen(let screen) = outcome else { preconditionFailure("a stability wait resolved with an exit") }
+        return screen
+    }
+
+    /// Waits until the program has ended and its output was read; returns how it ended.
+    @discardableResult
+    public func waitForExit(
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ExitStatus {
+        let outcome = try await core.wait(
+            description: "the program to exit", condition: .exit, timeout: timeout ?? core.defaultTimeout,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        guard case .exit(let status) = outcome else { preconditionFailure("an exit wait resolved with a screen") }
+        return status
+    }
+}
+
+extension SessionCore {
+    /// Registers a wait and suspends until it resolves; cancelling the task resumes it with
+    /// `CancellationError`. A timeout or exit error names `location`, where the wait was written.
+    func wait(description: String, condition: WaitCondition, timeout: Duration, location: SourceCodeLocation) async throws -> WaitOutcome {
+        let id = makeWaiterID()
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    register(id: id, description: description, condition: condition, timeout: timeout, continuation: continuation)
+                }
+            } onCancel: {
+                cancelWaiter(id)
+            }
+        } catch let error as TerminalSessionError {
+            throw error.at(location)
+        }
+    }
+}
+
+/// Remembers which scrolled-off lines a text wait already searched, so each new screen only
+/// costs the lines that scrolled off since the previous one.
+final class ScrolledLineScan: @unchecked Sendable {
+    private let lock = NSLock()
+    private var searchedUpTo: Int
+    /// The horizon the wait started from.
+    let horizon: Int
+
+    init(horizon: Int) {
+        self.horizon = horizon
+        searchedUpTo = horizon
+    }
+
+    /// Whether a line that scrolled off after the horizon (and after the last call) holds `text`.
+    func scrolledLinesContain(_ text: String, in screen: ScreenSnapshot) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let from = searchedUpTo
+        let lines = screen.linesScrolledOff(since: from)
+        if text.contains("\n") {
+            // Text across lines: search the lines since the horizon with the screen below them.
+            return (lines + screen.lines).joined(separator: "\n").contains(text)
+        }
+        if lines.contains(where: { $0.contains(text) }) { return true }
+        searchedUpTo = max(searchedUpTo, screen.scrolledOffCount)
+        return false
+    }
+}
+
+/// A compiled regular expression that can be shared with the reader thread (it is immutable).
+package struct CompiledRegex: @unchecked Sendable {
+    package let expression: NSRegularExpression
+
+    package init(_ expression: NSRegularExpression) { self.expression = expression }
+
+    /// `pattern` compiled with `^` and `$` matching at line breaks.
+    /// - Throws: `TerminalSessionError.invalidRegex` when it does not compile.
+    package init(lines pattern: String) throws {
+        do {
+            expression = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        } catch {
+            throw TerminalSessionError.invalidRegex(pattern: pattern, reason: "\(error)")
+        }
+    }
+
+    package func matches(_ text: String) -> Bool {
+        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    package func firstRange(in text: String) -> Range<String.Index>? {
+        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)).flatMap { Range($0.range, in: text) }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HarnessCore
+
+/// Runs one attempt of a parsed flow: its stub server, the app under a pseudo-terminal, then
+/// every step in order, stopping at the first failure; teardown always runs.
+///
+/// ```swift
+/// let executor = FlowExecutor(options: .init(defaultTimeout: .seconds(5), artifactsDirectory: "artifacts"))
+/// let script = try FlowParser.load(flow)
+/// switch await executor.run(script, flow: flow) {
+/// case .passed: print("ok")
+/// case .failed(let failure): print(failure)      // Tests/Flows/error.flow:7:1: expect "Oops": ...
+/// case .skipped(let reason): print(reason)
+/// }
+/// ```
+///
+/// The app is launched through ``TerminalApp`` with the launch protocol the flow needs:
+/// `.bridge` when it has `spy` or `event` lines, `.arguments` when it has stubs, seeds, file or
+/// request checks, `.none` otherwise, so that any terminal program (`bc`, `python3 -q`) can be
+/// driven.
+public struct FlowExecutor: Sendable {
+    /// How flows are run.
+    public struct Options: Sendable {
+        /// The default limit of waits until a flow's own `timeout` line (`harness run --timeout`).
+        public var defaultTimeout: Duration
+        /// The snapshot record mode; nil reads `HARNESS_RECORD` (see ``SnapshotRecordMode``).
+        public var recordMode: SnapshotRecordMode?
+        /// Where failed attempts leave their recording, screen, journal and events; nil: nowhere.
+        public var artifactsDirectory: String?
+        /// The variables `${NAME}` expands to in `app` and `env` lines, and the environment the
+        /// program inherits (its `env` lines are added over it).
+        public var environment: [String: String]
+        /// Where attempts leave their traces for the run report; nil: no trace is recorded.
+        public var traces: FlowTraceCollector?
+
+        /// Creates options.
+        public init(
+            defaultTimeout: Duration = .seconds(10),
+            recordMode: SnapshotRecordMode? = nil,
+            artifactsDirectory: String? = nil,
+            environment: [String: String] = ProcessInfo.processInfo.environment,
+            traces: FlowTraceCollector? = nil
+        ) {
+            self.defaultTimeout = defaultTimeout
+            self.recordMode = recordMode
+            self.artifactsDirectory = artifactsDirectory
+            self.environment = environment
+            self.traces = traces
+        }
+    }
+
+    /// The options.
+    public var options: Options
+
+    /// Creates an executor.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Runs one attempt of `script` and says how it ended.
+    ///
+    /// - Parameters:
+    ///   - flow: the discovered file, which names artifacts; by default made from the script.
+    ///   - attempt: the attempt number (1-based); artifacts of later attempts get a suffix.
+    public func run(_ script: FlowScript, flow: FlowFile? = nil, attempt: Int = 1) async -> AttemptOutcome {
+        let flow = flow ?? FlowFile(path: FlowPaths.join(script.directory, FlowPaths.lastComponent(of: script.file)),
+                                    relativePath: script.file)
+        let run = FlowRun(script: script, flow: flow, attempt: attempt, options: options)
+        return await run.execute()
+    }
+
+    /// The launch protocol a flow needs: the bridge for `spy`/`event` lines, the launch
+    /// arguments for stubs, seeds, `file` and `requests` checks, nothing otherwise.
+    public static func launchProtocol(for script: FlowScript) -> LaunchProtocol {
+        if script.usesBridge { return .bridge }
+        let needsArguments = script.steps.contains { step in
+            switch step.command {
+            case .stub, .seed, .clock, .requestCount, .fileExists, .fileMissing, .fileEquals: true
+            default: false
+            }
+        }
+        return needsArguments ? .arguments : .none
+    }
+}
+
+extension FlowPaths {
+    /// The last `/`-separated component of `path`.
+    static func lastComponent(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import HarnessCore
+import Stubs
+
+extension FlowRun {
+    /// Writes what a failed attempt leaves under the artifacts folder, beside each other:
+    /// `<flow path without .flow>.cast` (asciicast v2), `.screen.txt` (framed), `.screen.svg`,
+    /// `.journal.json` (stub requests) and `.events.json` (bridge events); a pipes run has no
+    /// screen and leaves `.stdout.txt` and `.stderr.txt` (as read until the failure) instead.
+    /// Later attempts add `.attemptN` before the extension. Returns their paths relative to the folder.
+    func writeArtifacts(failure: FlowFailure) -> FlowArtifacts {
+        guard let root = options.artifactsDirectory else { return FlowArtifacts() }
+        var stem = flow.relativePath.hasSuffix(".flow") ? String(flow.relativePath.dropLast(5)) : flow.relativePath
+        if attempt > 1 { stem += ".attempt\(attempt)" }
+        var artifacts = FlowArtifacts()
+        func write(_ data: Data, _ suffix: String) -> String? {
+            let relative = stem + suffix
+            let url = URL(fileURLWithPath: FlowPaths.join(root, relative))
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: url, options: .atomic)
+                return relative
+            } catch {
+                return nil
+            }
+        }
+        if let app {
+            let session = app.session
+            artifacts.cast = write(Data(session.recording.asciicast().utf8), ".cast")
+            let screen = session.screen
+            artifacts.screenText = write(Data((screen.framed() + "\n").utf8), ".screen.txt")
+            artifacts.screenSVG = write(Data(ScreenSVG.render(screen).utf8), ".screen.svg")
+        }
+        if let pipedApp {
+            artifacts.stdout = write(pipedApp.session.standardOutputSoFar, ".stdout.txt")
+            artifacts.stderr = write(pipedApp.session.standardErrorSoFar, ".stderr.txt")
+        }
+        if let stubServer {
+            artifacts.journal = write(Self.journalJSON(stubServer.requests), ".journal.json")
+        }
+        if let events = eventsJSON() {
+            artifacts.events = write(events, ".events.json")
+        }
+        return artifacts
+    }
+
+    /// The stub journal as a JSON array, one object per request.
+    static func journalJSON(_ requests: [RecordedRequest]) -> Data {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let entries: [JSONValue] = requests.map { request in
+            var object: [String: JSONValue] = [
+                "sequenceNumber": .number(Double(request.sequenceNumber)),
+                "method": .string(request.method),
+                "target": .string(request.target),
+                "headers": .array(request.headers.map { .array([.string($0.name), .string($0.value)]) }),
+                "receivedAt": .string(formatter.string(from: request.receivedAt)),
+                "stub": request.stubID.map { .string($0.description) } ?? .null,
+            ]
+            if let text = request.bodyText {
+                object["body"] = .string(text)
+            } else {
+                object["bodyBase64"] = .string(request.body.base64EncodedString())
+            }
+            return .object(object)
+        }
+        return prettyJSON(.array(entries))
+    }
+
+    /// Pretty-printed JSON with sorted keys and a final newline.
+    static func prettyJSON(_ value: JSONValue) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(value)) ?? Data("null".utf8)) + Data("\n".utf8)
+    }
+}

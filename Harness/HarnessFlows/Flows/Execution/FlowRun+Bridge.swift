@@ -1,0 +1,142 @@
+import Foundation
+import HarnessCore
+import HarnessWire
+import Stubs
+
+extension FlowRun {
+    /// The app's bridge (the flow was launched with `.bridge` because it has spy/event lines).
+    private var bridge: AppBridge {
+        get throws(FlowStepFailure) {
+            guard let app else { throw FlowStepFailure("the app is not running (no launch yet)", showsScreen: false) }
+            guard let bridge = app.connectedBridge else { throw FlowStepFailure("the app has no bridge") }
+            return bridge
+        }
+    }
+
+    /// Whether a bridge wait failed because its time ran out (not because the bridge ended).
+    static func isTimeout(_ error: any Error) -> Bool {
+        switch error {
+        case BridgeError.waitTimedOut, BridgeError.callTimedOut: true
+        default: false
+        }
+    }
+
+    /// A wait that ended early: the app exited or its bridge closed. Says so, instead of a
+    /// "within 5s" that did not happen.
+    static func bridgeEnded(_ error: any Error, waitingFor what: String) -> FlowStepFailure {
+        switch error {
+        case BridgeError.appExited(let status, _, _):
+            FlowStepFailure("the app \(status) while waiting for \(what)", details: "\(error)")
+        case BridgeError.connectionLost, BridgeError.closed, BridgeError.protocolError:
+            FlowStepFailure("the app's bridge closed while waiting for \(what)", details: "\(error)")
+        default:
+            FlowStepFailure("waiting for \(what) failed", details: "\(error)")
+        }
+    }
+
+    // MARK: - spy
+
+    /// `spy NAME count N`: waits (up to the timeout) for the N-th call, then checks that there
+    /// are exactly N.
+    func spyCount(_ name: String, _ count: Int) async throws {
+        let spy = try bridge.spy(name, as: JSONValue.self)
+        if count >= 1 {
+            do {
+                _ = try await spy.waitForCall(number: count, timeout: timeout)
+            } catch {
+                guard Self.isTimeout(error) else { throw Self.bridgeEnded(error, waitingFor: "the spy's call \(count)") }
+                let actual = (try? await spy.count).map(String.init) ?? "fewer"
+                throw FlowStepFailure("the spy recorded \(actual) call\(actual == "1" ? "" : "s") within "
+                                      + "\(FlowDurationParser.format(timeout)), expected \(count)", details: "\(error)")
+            }
+        }
+        let actual: Int
+        do {
+            actual = try await spy.count
+        } catch {
+            throw FlowStepFailure("cannot read the spy: \(error)")
+        }
+        if actual != count {
+            throw FlowStepFailure("the spy recorded \(actual) call\(actual == 1 ? "" : "s"), expected \(count)")
+        }
+    }
+
+    /// `spy NAME last FILE.json`: waits (up to the timeout) for a first call, then compares
+    /// the last one with the file as JSON (object key order and number spelling ignored).
+    func spyLast(_ name: String, _ file: FlowFileReference) async throws {
+        let spy = try bridge.spy(name, as: JSONValue.self)
+        let expected: JSONValue
+        do {
+            expected = try JSONValue(parsing: try Self.read(file))
+        } catch let failure as FlowStepFailure {
+            throw failure
+        } catch {
+            throw FlowStepFailure("\(file.written) is not valid JSON: \(error)", showsScreen: false)
+        }
+        let last: JSONValue?
+        do {
+            _ = try await spy.waitForCall(number: 1, timeout: timeout)
+            last = try await spy.last
+        } catch {
+            guard Self.isTimeout(error) else { throw Self.bridgeEnded(error, waitingFor: "the spy's first call") }
+            throw FlowStepFailure("the spy recorded no call within \(FlowDurationParser.format(timeout))", details: "\(error)")
+        }
+        guard let last, last != expected else { return }
+        let pretty = { (value: JSONValue) in String(decoding: Self.prettyJSON(value), as: UTF8.self) }
+        let diff = SnapshotDiffing<String>.lines.diff(pretty(expected), pretty(last)) ?? ""
+        throw FlowStepFailure("the spy's last call differs from \(file.written)", details: diff, showsScreen: false)
+    }
+
+    // MARK: - event
+
+    /// `event NAME sequence V1,V2,...`: waits (up to the timeout) until N events named `NAME`
+    /// arrived, then checks that exactly these values arrived, in order. A value matches an
+    /// expected word when its JSON text is that word (`42`, `true`) or it is a JSON string
+    /// holding it (`"loaded"`).
+    func eventSequence(_ name: String, _ values: [String]) async throws {
+        let bridge = try bridge
+        let awaited = awaitedEvents[name] ?? 0
+        var waitError: (any Error)?
+        if values.count > awaited {
+            do {
+                _ = try await bridge.nextEvents(values.count - awaited, named: name, timeout: timeout)
+                awaitedEvents[name] = values.count
+            } catch {
+                waitError = error
+            }
+        }
+        let received = bridge.receivedEvents.filter { $0.name == name }
+        let matches = received.count == values.count
+            && zip(received, values).allSatisfy { Self.eventValue($0.value, matches: $1) }
+        guard !matches else { return }
+        let shown = received.map { Self.displayValue($0.value) }.joined(separator: ",")
+        let problem = "the events \(name) were \(received.isEmpty ? "(none)" : shown)"
+            + (waitError == nil ? "" : " (waited \(FlowDurationParser.format(timeout)) for \(values.count))")
+        throw FlowStepFailure(problem)
+    }
+
+    /// Whether an event's JSON value stands for the flow's word.
+    static func eventValue(_ value: RawJSON, matches expected: String) -> Bool {
+        if value.text == expected { return true }
+        if let string = try? JSONDecoder().decode(String.self, from: value.data) { return string == expected }
+        return false
+    }
+
+    /// A value as the flow would write it: a string without its quotes, anything else as JSON.
+    static func displayValue(_ value: RawJSON) -> String {
+        (try? JSONDecoder().decode(String.self, from: value.data)) ?? value.text
+    }
+
+    /// The bridge events received so far, as a JSON array (for artifacts), or nil without a bridge.
+    func eventsJSON() -> Data? {
+        guard let bridge = app?.connectedBridge else { return nil }
+        let events: [JSONValue] = bridge.receivedEvents.map { event in
+            .object([
+                "seq": .number(Double(event.seq)),
+                "name": .string(event.name),
+                "value": (try? JSONValue(parsing: event.value.data)) ?? .string(event.value.text),
+            ])
+        }
+        return Self.prettyJSON(.array(events))
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import HarnessCore
+import Stubs
+
+extension FlowRun {
+    /// `launch`: starts the stub server when the flow uses one, then the app through
+    /// ``TerminalApp`` with the flow's setup lines.
+    func launch() async throws {
+        let launch = try prepareLaunch()
+        do {
+            app = try await TerminalApp.launch(launch)
+        } catch let error as BridgeError {
+            // The program started; its bridge did not come up (it exited, never connected,
+            // was refused): say that, not that it could not be launched.
+            throw FlowStepFailure("\(launch.executable) started but its bridge did not become ready", details: "\(error)",
+                                  showsScreen: false)
+        } catch {
+            throw FlowStepFailure("could not launch \(launch.executable)", details: "\(error)", showsScreen: false)
+        }
+    }
+
+    /// What `launch` and `launch pipes` share: the program resolved, its environment, seeds,
+    /// clock and launch protocol from the setup lines, and the stub server started when the
+    /// flow uses one.
+    func prepareLaunch() throws -> AppLaunch {
+        guard let written = script.app else { throw FlowStepFailure("the flow has no app line", showsScreen: false) }
+        let variables = options.environment
+        let executable: String
+        var arguments: [String] = []
+        do {
+            var app = written
+            app.written = try FlowVariables.expand(written.written, environment: variables)
+            for argument in written.arguments { arguments.append(try FlowVariables.expand(argument, environment: variables)) }
+            executable = try app.resolveExecutable(searchPath: variables["PATH"] ?? "/usr/bin:/bin")
+        } catch let error as FlowVariableError {
+            throw FlowStepFailure("app: \(error)", showsScreen: false)
+        } catch FlowAppResolutionError.notFound(let name, _) {
+            throw FlowSkip(reason: "\(name) is not installed (not found in PATH)")
+        } catch {
+            throw FlowStepFailure("\(error)", showsScreen: false)
+        }
+
+        var launch = AppLaunch(executable: executable, arguments: arguments)
+        launch.launchProtocol = FlowExecutor.launchProtocol(for: script)
+        launch.size = script.initialSize
+        launch.frozenClock = script.frozenClock
+        launch.defaultTimeout = timeout
+        launch.readyTimeout = max(timeout, .seconds(10))
+        launch.workingDirectory = script.directory
+        launch.environment = variables
+        for (name, value) in script.environment {
+            do {
+                launch.environment[name] = try FlowVariables.expand(value, environment: variables)
+            } catch {
+                throw FlowStepFailure("env \(name): \(error)", showsScreen: false)
+            }
+        }
+        for seed in script.seeds {
+            do {
+                launch.seeds[seed.name] = try Data(contentsOf: URL(fileURLWithPath: seed.file.absolutePath))
+            } catch {
+                throw FlowStepFailure("seed \(seed.file.written): cannot read \(seed.file.absolutePath): \(error.localizedDescription)",
+                                      showsScreen: false)
+            }
+        }
+        if script.usesStubServer {
+            let server: StubServer
+            do {
+                server = try StubServer()
+            } catch {
+                throw FlowStepFailure("cannot start the stub server: \(error)", showsScreen: false)
+            }
+            stubServer = server
+            for stub in script.stubs { try register(stub, on: server) }
+            launch.network = server.baseURL
+        }
+        return launch
+    }
+
+    /// Registers one `stub` line.
+    func register(_ stub: FlowStub, on server: StubServer) throws {
+        let id = server.stub(Self.pattern(method: stub.method, target: stub.path), try Self.behaviour(of: stub.response))
+        trace?.stubAnswers[id] = stub.response
+    }
+
+    /// The request pattern of a `stub` or `requests` line: the method, the exact path, and each
+    /// query parameter written after `?`.
+    static func pattern(method: String, target: String) -> RequestPattern {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var pattern = RequestPattern.method(method, .exact(String(parts[0])))
+        if parts.count == 2 {
+            let probe = RecordedRequest(method: method, target: target)
+            for item in probe.query { pattern = pattern.withQuery(item.name, .equalTo(item.value)) }
+        }
+        return pattern
+    }
+
+    /// What a `stub` line answers.
+    static func behaviour(of response: FlowStubResponse) throws -> StubBehaviour {
+        switch response {
+        case .hang:
+            return .hang
+        case .close:
+            return .closeConnection
+        case .respond(let status, let body, let delay):
+            var answer: StubResponse
+            switch body {
+            case .empty: answer = .status(status)
+            case .text(let text): answer = .text(text, status: status)
+            case .json(let file): answer = .bytes(try read(file), status: status, contentType: "application/json")
+            }
+            if let delay { answer = answer.delayed(by: delay) }
+            return .respond(answer)
+        case .sequence(let statuses, let json):
+            let body = try json.map(read)
+            return .sequence(statuses.map { status -> StubResponse in
+                if let body, (200...299).contains(status) {
+                    return .bytes(body, status: status, contentType: "application/json")
+                }
+                return .status(status)
+            })
+        }
+    }
+
+    /// The bytes of a file a flow refers to.
+    static func read(_ file: FlowFileReference) throws -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: file.absolutePath))
+        } catch {
+            throw FlowStepFailure("cannot read \(file.written) (\(file.absolutePath)): \(error.localizedDescription)",
+                                  showsScreen: false)
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import HarnessCore
+import TerminalEmulator
+
+extension FlowRun {
+    // MARK: - expect, expect-not, wait-stable
+
+    /// `expect`: waits until a screen line shows the text or matches the regex.
+    func expect(_ pattern: FlowTextPattern, within limit: Duration) async throws {
+        try await wait(for: pattern, within: limit, onOutput: false)
+    }
+
+    /// Waits on the screen or (`onOutput`) on the output after the cursor.
+    private func wait(for pattern: FlowTextPattern, within limit: Duration, onOutput: Bool) async throws {
+        let session = try session
+        do {
+            switch (pattern, onOutput) {
+            case (.text(let text), false): try await session.waitFor(text: text, timeout: limit)
+            case (.regex(let regex), false): try await session.waitFor(regex: regex, timeout: limit)
+            case (.text(let text), true): try await session.waitForOutput(text: text, timeout: limit)
+            case (.regex(let regex), true): try await session.waitForOutput(regex: regex, timeout: limit)
+            }
+        } catch {
+            let what = onOutput ? "the program never printed it" : "the screen never showed it"
+            throw Self.waitFailure(error, what: what, limit: limit, output: onOutput)
+        }
+    }
+
+    /// `expect-not`: the screen, as it is now, does not show the text or match the regex.
+    func expectNot(_ pattern: FlowTextPattern) throws {
+        let screen = try session.screen
+        let found: Bool
+        switch pattern {
+        case .text(let text):
+            found = screen.showsText(text)
+        case .regex(let regex):
+            let expression = try NSRegularExpression(pattern: regex, options: [.anchorsMatchLines])
+            found = CompiledRegex(expression).matches(screen.text)
+        }
+        if found { throw FlowStepFailure("the screen shows it") }
+    }
+
+    /// `wait-stable`: waits until the program wrote nothing for `quiet`.
+    func waitStable(_ quiet: Duration) async throws {
+        let limit = max(timeout, quiet + quiet)
+        do {
+            try await session.waitUntilStable(quietFor: quiet, timeout: limit)
+        } catch {
+            throw Self.waitFailure(error, what: "the screen kept changing", limit: limit)
+        }
+    }
+
+    // MARK: - expect-output, expect-output-not
+
+    /// `expect-output`: waits until the program prints the text or a match of the regex after
+    /// the output cursor, and moves the cursor past it.
+    func expectOutput(_ pattern: FlowTextPattern, within limit: Duration) async throws {
+        try await wait(for: pattern, within: limit, onOutput: true)
+    }
+
+    /// `expect-output-not`: nothing printed after the output cursor shows the text or matches
+    /// the regex (checked at once; the cursor does not move).
+    func expectOutputNot(_ pattern: FlowTextPattern) throws {
+        let output = try session.outputAfterCursor
+        let found: String?
+        switch pattern {
+        case .text(let text):
+            found = output.contains(text) ? text : nil
+        case .regex(let regex):
+            let expression = try NSRegularExpression(pattern: regex, options: [.anchorsMatchLines])
+            found = expression.firstMatch(in: output, range: NSRange(output.startIndex..., in: output))
+                .flatMap { Range($0.range, in: output) }.map { String(output[$0]) }
+        }
+        if let found {
+            throw FlowStepFailure("the program printed \(found.debugDescription) since the last output match",
+                                  details: "Output since the last output match:\n\(Self.excerpt(of: output, around: found))",
+                                  showsScreen: false)
+        }
+    }
+
+    /// The lines of `output` around the first occurrence of `found`, a few of them.
+    static func excerpt(of output: String, around found: String) -> String {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        let hit = lines.firstIndex { $0.contains(found) } ?? 0
+        let shown = lines[max(0, hit - 3)..<min(lines.count, hit + 4)]
+        return (hit > 3 ? "…\n" : "") + shown.joined(separator: "\n") + (hit + 4 < lines.count ? "\n…" : "")
+    }
+
+    /// A session wait error as a step failure (the framed screen is added by the caller).
+    /// With `output`, the details show what was printed after the output cursor (what the wait
+    /// could have matched); otherwise the last bytes received.
+    static func waitFailure(_ error: any Error, what: String, limit: Duration, output: Bool = false) -> FlowStepFailure {
+        switch error {
+        case TerminalSessionError.timeout(_, _, _, let lastBytes, let printed, _):
+            let details = output
+                ? "Output since the last output match:\n\(printed)"
+                : "Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)"
+            return FlowStepFailure("\(what) within \(FlowDurationParser.format(limit))", details: details)
+        case TerminalSessionError.exitedWhileWaiting(_, let status, _, let printed, _):
+            if output {
+                return FlowStepFailure("the program \(status) without printing it",
+                                       details: "Output since the last output match:\n\(printed)")
+            }
+            return FlowStepFailure("the program \(status) and its last screen does not show it")
+        case let failure as FlowStepFailure:
+            return failure
+        default:
+            return FlowStepFailure("\(error)")
+        }
+    }
+
+    // MARK: - snapshot
+
+    /// `snapshot NAME`: the screen matches the reference
+    /// `__Snapshots__/<flow>/<flow>.<NAME>.txt` beside the flow file.
+    ///
+    /// When the reference exists, the step first waits (up to the timeout) for a screen equal
+    /// to it, so a frame still being drawn does not fail the flow; without one (or in record
+    /// mode `all`) it waits for the screen to be quiet for 100ms, then records it.
+    func snapshot(_ name: String) async throws {
+        try await snapshot(name, as: .framedScreen) { $0.framed() }
+    }
+
+    /// `snapshot-transcript NAME`: the transcript (scrollback, then the screen) matches the
+    /// reference, with the same files, waits and record modes as `snapshot`.
+    func snapshotTranscript(_ name: String) async throws {
+        try await snapshot(name, as: .transcript) { $0.framedTranscript() }
+    }
+
+    /// `render` is the strategy's text (what the step waits for when a reference exists).
+    private func snapshot(
+        _ name: String, as strategy: SnapshotStrategy<ScreenSnapshot, String>,
+        render: @escaping @Sendable (ScreenSnapshot) -> String
+    ) async throws {
+        let session = try session
+        let (mode, directory, artifacts) = try snapshotSettings()
+        let reference = directory.appendingPathComponent("\(SnapshotVerifier.sanitized(flow.name)).\(SnapshotVerifier.sanitized(name)).txt")
+        let expected = (try? Data(contentsOf: reference)).flatMap { SnapshotDiffing<String>.lines.fromData($0) }
+        var screen = session.screen
+        if let expected, mode != .all {
+            screen = (try? await session.waitFor("the snapshot \(name)", timeout: timeout) { render($0) == expected })
+                ?? session.screen
+        } else {
+            screen = (try? await session.waitUntilStable(quietFor: .milliseconds(100), timeout: timeout)) ?? session.screen
+        }
+        if let message = SnapshotVerifier(
+            filePath: "\(#filePath)", function: flow.name, name: name, record: mode,
+            snapshotDirectory: directory, artifactsDirectory: artifacts
+        ).verify(screen, as: strategy) {
+            throw Self.snapshotFailure(message)
+        }
+    }
+
+    /// The record mode, the folder of the flow's references (`__Snapshots__/<flow>` beside the
+    /// flow file) and where actual snapshots go on failure: shared by screen and stream snapshots.
+    func snapshotSettings() throws -> (mode: SnapshotRecordMode, directory: URL, artifacts: URL) {
+        let mode: SnapshotRecordMode
+        do {
+            mode = try options.recordMode ?? SnapshotRecordMode.fromEnvironment(options.environment)
+        } catch {
+            throw FlowStepFailure("\(error)", showsScreen: false)
+        }
+        let directory = URL(fileURLWithPath: script.directory, isDirectory: true)
+            .appendingPathComponent("__Snapshots__", isDirectory: true)
+            .appendingPathComponent(flow.name, isDirectory: true)
+        let artifacts = options.artifactsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? HarnessArtifacts.directory(forTestFile: flow.path, environment: options.environment)
+        return (mode, directory, artifacts)
+    }
+
+    /// A failure message of the snapshot verifier as a step failure: its first line, then the rest.
+    static func snapshotFailure(_ message: String) -> FlowStepFailure {
+        let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        return FlowStepFailure(String(lines[0]), details: lines.count > 1 ? String(lines[1]) : nil, showsScreen: false)
+    }
+
+    // MARK: - exit, kill
+
+    /// `exit CODE`: waits for the program to end with that status (signal N counts as 128+N).
+    func exit(_ code: Int32) async throws {
+        let session = try session
+        let status: ExitStatus
+        do {
+            status = try await session.waitForExit(timeout: timeout)
+        } catch {
+            throw Self.waitFailure(error, what: "the program did not exit", limit: timeout)
+        }
+        let actual: Int32
+        switch status {
+        case .exited(let value): actual = value
+        case .signaled(let signal): actual = 128 + signal
+        }
+        if actual != code {
+            throw FlowStepFailure("the program \(status) (status \(actual)), expected status \(code)")
+        }
+    }
+}

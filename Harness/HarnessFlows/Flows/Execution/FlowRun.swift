@@ -1,0 +1,177 @@
+import Foundation
+import HarnessCore
+import Stubs
+import TerminalEmulator
+
+/// One attempt at one flow: the state the steps share (app, stub server, current timeout) and
+/// the loop that runs them. Used once, from one task.
+final class FlowRun {
+    let script: FlowScript
+    let flow: FlowFile
+    let attempt: Int
+    let options: FlowExecutor.Options
+
+    /// The flow's own stub server, when it has `stub` or `requests` lines.
+    var stubServer: StubServer?
+    /// The launched app.
+    var app: TerminalApp?
+    /// The app launched with pipes (`launch pipes`) instead of ``app``.
+    var pipedApp: PipedApp?
+    /// The current default limit of waits (`timeout` lines change it).
+    var timeout: Duration
+    /// How many events of each name `event` checks have already awaited.
+    var awaitedEvents: [String: Int] = [:]
+    /// Records the attempt's steps for the report, when the run collects traces.
+    let trace: FlowTraceRecorder?
+
+    init(script: FlowScript, flow: FlowFile, attempt: Int, options: FlowExecutor.Options) {
+        self.script = script
+        self.flow = flow
+        self.attempt = attempt
+        self.options = options
+        self.timeout = options.defaultTimeout
+        self.trace = options.traces == nil ? nil : FlowTraceRecorder()
+    }
+
+    /// The running session (after `launch`).
+    var session: TerminalSession {
+        get throws(FlowStepFailure) {
+            guard let app else { throw FlowStepFailure("the app is not running (no launch yet)", showsScreen: false) }
+            return app.session
+        }
+    }
+
+    // MARK: - Running
+
+    /// Runs every step, then tears everything down; never throws.
+    func execute() async -> AttemptOutcome {
+        var outcome = AttemptOutcome.passed
+        var current: FlowStep?
+        do {
+            for step in script.steps {
+                current = step
+                traceStepBegan()
+                try Task.checkCancellation()
+                try await perform(step)
+                traceStepPassed(step)
+            }
+        } catch let skip as FlowSkip {
+            traceStepFailed(current, skip)
+            outcome = .skipped(reason: skip.reason)
+        } catch {
+            traceStepFailed(current, error)
+            outcome = .failed(failure(error, at: current))
+        }
+        if case .failed(var failure) = outcome, options.artifactsDirectory != nil {
+            failure.artifacts = writeArtifacts(failure: failure)
+            outcome = .failed(failure)
+        }
+        finishTrace(outcome)
+        if case .failed = outcome { tearDown(failed: true) } else { tearDown(failed: false) }
+        return outcome
+    }
+
+    /// Ends the app and the stub server and removes the sandbox (kept on failure when
+    /// `HARNESS_KEEP_SANDBOX=1`, as ``TerminalApp/close(failed:)`` does).
+    func tearDown(failed: Bool) {
+        app?.close(failed: failed)
+        app = nil
+        pipedApp?.close(failed: failed)
+        pipedApp = nil
+        stubServer?.stop()
+        stubServer = nil
+    }
+
+    /// The failure of `step`: its text, what went wrong, and the screen.
+    func failure(_ error: any Error, at step: FlowStep?) -> FlowFailure {
+        let stepFailure: FlowStepFailure
+        switch error {
+        case let failure as FlowStepFailure: stepFailure = failure
+        case is CancellationError: stepFailure = FlowStepFailure("cancelled", showsScreen: false)
+        default: stepFailure = FlowStepFailure("\(error)")
+        }
+        var lines: [String] = []
+        let command = step.map { $0.command.flowText } ?? "flow"
+        lines.append("\(command): \(stepFailure.problem)")
+        if let details = stepFailure.details, !details.isEmpty { lines.append(details) }
+        if stepFailure.showsScreen, let app {
+            lines.append("Screen:")
+            lines.append(app.session.screen.framed())
+        }
+        return FlowFailure(message: lines.joined(separator: "\n"), position: step?.position)
+    }
+
+    // MARK: - Steps
+
+    /// Runs one step.
+    func perform(_ step: FlowStep) async throws {
+        switch step.command {
+        case .app, .env, .size, .clock, .stub, .seed:
+            break  // read by `launch`
+        case .timeout(let duration):
+            timeout = duration
+        case .launch:
+            try await launch()
+        case .type(let text):
+            try input { try $0.type(text) }
+        case .press(let keys):
+            try input { try $0.press(keys) }
+        case .paste(let text):
+            try input { try $0.paste(text) }
+        case .resize(let size):
+            try input { try $0.resize(cols: size.cols, rows: size.rows) }
+        case .expect(let pattern, let within):
+            try await expect(pattern, within: within ?? timeout)
+        case .expectNot(let pattern):
+            try expectNot(pattern)
+        case .expectOutput(let pattern, let within):
+            try await expectOutput(pattern, within: within ?? timeout)
+        case .expectOutputNot(let pattern):
+            try expectOutputNot(pattern)
+        case .waitStable(let quiet):
+            try await waitStable(quiet)
+        case .snapshot(let name):
+            try await snapshot(name)
+        case .snapshotTranscript(let name):
+            try await snapshotTranscript(name)
+        case .spyCount(let name, let count):
+            try await spyCount(name, count)
+        case .spyLast(let name, let file):
+            try await spyLast(name, file)
+        case .eventSequence(let name, let values):
+            try await eventSequence(name, values)
+        case .fileExists(let name):
+            try fileExists(name)
+        case .fileMissing(let name):
+            try fileMissing(name)
+        case .fileEquals(let name, let file):
+            try fileEquals(name, file)
+        case .requestCount(let method, let path, let count):
+            try await requestCount(method, path, count)
+        case .exit(let code):
+            if pipedApp != nil { try await pipedExit(code) } else { try await exit(code) }
+        case .kill:
+            if let pipedApp { pipedApp.session.terminate() } else { try session.terminate() }
+        // Runs without a terminal (pipes)
+        case .stdin:
+            break  // read by `launch pipes`
+        case .launchPipes:
+            try await launchPipes()
+        case .streamCheck(let stream, let check):
+            try await checkStream(stream, check)
+        }
+    }
+
+    /// Sends input, turning session errors into step failures.
+    private func input(_ body: (TerminalSession) throws -> Void) throws {
+        let session = try session
+        do {
+            try body(session)
+        } catch {
+            if let status = session.exitStatus {
+                throw FlowStepFailure("the program already \(status)")
+            }
+            throw FlowStepFailure("\(error)")
+        }
+    }
+}

@@ -1,0 +1,531 @@
+import Foundation
+import HarnessCore
+
+/// Reads `.flow` files into checked ``FlowScript`` values, reporting every mistake of a file at
+/// once with its line and column.
+///
+/// ```swift
+/// do {
+///     let script = try FlowParser.parse(source, file: "login.flow", directory: "/repo/Tests/Flows")
+/// } catch {
+///     print(error)   // login.flow:7:12: unknown key "entr" (did you mean "enter"?)
+/// }
+/// ```
+public enum FlowParser {
+    /// Every command keyword.
+    public static let commandNames = [
+        "app", "env", "size", "clock", "timeout", "stub", "seed", "launch", "type", "press", "paste", "resize",
+        "expect", "expect-not", "expect-output", "expect-output-not", "wait-stable", "snapshot", "snapshot-transcript",
+        "spy", "event", "file", "requests", "exit", "kill",
+        // Runs without a terminal (pipes)
+        "stdin", "stdout", "stderr",
+    ]
+
+    /// Parses `source` and checks the order of its commands.
+    ///
+    /// - Parameters:
+    ///   - file: the name used in error positions (usually the path relative to the run root).
+    ///   - directory: the flow file's directory, against which relative files are resolved.
+    /// - Throws: ``FlowParseErrors`` with every mistake of the file, in line order.
+    public static func parse(_ source: String, file: String, directory: String) throws(FlowParseErrors) -> FlowScript {
+        var steps: [FlowStep] = []
+        var errors: [FlowParseError] = []
+        var keywordsWithErrors: Set<String> = []
+        let sourceLines = lines(of: source)
+        for (offset, text) in sourceLines.enumerated() {
+            let scanner = FlowLineScanner(text, file: file, line: offset + 1)
+            var parser = LineParser(scanner: scanner, directory: directory)
+            do {
+                if let step = try parser.parseLine() { steps.append(step) }
+            } catch {
+                errors.append(error)
+                if let keyword = parser.keyword { keywordsWithErrors.insert(keyword) }
+            }
+        }
+        let lineCount = max(1, sourceLines.count)
+        errors += FlowOrderChecker.check(steps, file: file, lastLine: lineCount, ignoring: keywordsWithErrors)
+        errors = errors.enumerated().sorted {
+            ($0.element.position.line, $0.element.position.column, $0.offset) < ($1.element.position.line, $1.element.position.column, $1.offset)
+        }.map(\.element)
+        if !errors.isEmpty { throw FlowParseErrors(errors) }
+        return FlowScript(file: file, directory: directory, steps: steps)
+    }
+
+    /// Reads, parses and checks the flow at `path`, including that the files it refers to
+    /// (`json`, `seed`, `equals`, `last`) exist.
+    ///
+    /// - Parameter displayName: the name used in error positions; by default `path` as given.
+    public static func load(path: String, displayName: String? = nil) throws(FlowParseErrors) -> FlowScript {
+        let name = displayName ?? path
+        let absolute = path.hasPrefix("/") ? path : FlowPaths.join(FileManager.default.currentDirectoryPath, path)
+        let source: String
+        do {
+            source = try String(contentsOfFile: absolute, encoding: .utf8)
+        } catch {
+            throw FlowParseErrors([FlowParseError(.unreadableFile(reason: "\(absolute): \(error.localizedDescription)"),
+                                                  at: SourcePosition(file: name, line: 1, column: 1))])
+        }
+        let script = try parse(source, file: name, directory: FlowPaths.directory(of: absolute))
+        let missing = missingFiles(in: script)
+        if !missing.isEmpty { throw FlowParseErrors(missing) }
+        return script
+    }
+
+    /// Errors for every file the script refers to that does not exist.
+    public static func missingFiles(in script: FlowScript) -> [FlowParseError] {
+        var errors: [FlowParseError] = []
+        for step in script.steps {
+            var references: [FlowFileReference] = []
+            switch step.command {
+            case .seed(let file, _), .spyLast(_, let file), .fileEquals(_, let file):
+                references = [file]
+            case .stdin(.file(let file)), .streamCheck(_, .equals(let file)):
+                references = [file]
+            case .stub(let stub):
+                switch stub.response {
+                case .respond(_, .json(let file), _): references = [file]
+                case .sequence(_, let file?): references = [file]
+                default: break
+                }
+            default: break
+            }
+            for reference in references where !FileManager.default.fileExists(atPath: reference.absolutePath) {
+                errors.append(FlowParseError(.missingFile(written: reference.written, resolved: reference.absolutePath),
+                                             at: step.position))
+            }
+        }
+        return errors
+    }
+
+    /// The lines of `source`, split on LF with a trailing CR removed (so CRLF files work).
+    static func lines(of source: String) -> [Substring] {
+        var result: [Substring] = []
+        var lineStart = source.unicodeScalars.startIndex
+        let scalars = source.unicodeScalars
+        var index = scalars.startIndex
+        func append(upTo end: String.UnicodeScalarView.Index) {
+            var lineEnd = end
+            if lineEnd > lineStart, scalars[scalars.index(before: lineEnd)] == "\r" {
+                lineEnd = scalars.index(before: lineEnd)
+            }
+            result.append(Substring(scalars[lineStart..<lineEnd]))
+        }
+        while index < scalars.endIndex {
+            if scalars[index] == "\n" {
+                append(upTo: index)
+                lineStart = scalars.index(after: index)
+            }
+            index = scalars.index(after: index)
+        }
+        if lineStart < scalars.endIndex { append(upTo: scalars.endIndex) }
+        return result
+    }
+}
+
+/// Parses the command of one line.
+private struct LineParser {
+    var scanner: FlowLineScanner
+    let directory: String
+    /// The command keyword once recognised (to silence follow-up order errors).
+    var keyword: String?
+
+    init(scanner: FlowLineScanner, directory: String) {
+        self.scanner = scanner
+        self.directory = directory
+    }
+
+    mutating func parseLine() throws(FlowParseError) -> FlowStep? {
+        guard let word = try scanner.nextArgument() else { return nil }
+        let position = SourcePosition(file: scanner.file, line: scanner.line, column: word.column)
+        guard !word.quoted, FlowParser.commandNames.contains(word.text) else {
+            let suggestion = FlowSuggestion.closest(to: word.text, in: FlowParser.commandNames)
+            throw scanner.error(.unknownCommand(word.text, suggestion: suggestion), column: word.column)
+        }
+        keyword = word.text
+        let command = try parseCommand(word.text)
+        try expectEnd()
+        return FlowStep(command: command, position: position)
+    }
+
+    // MARK: - Commands
+
+    private mutating func parseCommand(_ keyword: String) throws(FlowParseError) -> FlowCommand {
+        switch keyword {
+        case "app":
+            let path = try argument("the program's path")
+            var arguments: [String] = []
+            while let argument = try scanner.nextArgument() { arguments.append(argument.text) }
+            return .app(FlowApp(written: path.text, arguments: arguments, flowDirectory: directory))
+        case "env":
+            return try parseEnv()
+        case "size":
+            return .size(try size())
+        case "resize":
+            return .resize(try size())
+        case "clock":
+            let argument = try argument("an ISO 8601 date and time, e.g. 2023-11-14T22:13:20Z")
+            guard let date = FlowClock.parse(argument.text) else {
+                throw scanner.error(.invalidClock(argument.text), column: argument.column)
+            }
+            return .clock(date)
+        case "timeout":
+            return .timeout(try duration("a duration", allowZero: false))
+        case "stub":
+            return .stub(try parseStub())
+        case "seed":
+            let file = try argument("the file to seed")
+            try word("as")
+            let name = try sandboxName(try argument("the name in the sandbox (`as NAME`)"))
+            return .seed(file: reference(file), name: name)
+        case "launch":
+            return try parseLaunch()
+        case "type":
+            return .type(try argument("the text to type").text)
+        case "paste":
+            return .paste(try argument("the text to paste").text)
+        case "press":
+            var keys: [Key] = []
+            while let argument = try scanner.nextArgument() {
+                guard let key = try? Key(parsing: argument.text) else {
+                    let suggestion = FlowSuggestion.closest(to: argument.text, in: Key.commonNames)
+                    throw scanner.error(.unknownKey(argument.text, suggestion: suggestion), column: argument.column)
+                }
+                keys.append(key)
+            }
+            guard !keys.isEmpty else { throw missing("one or more keys") }
+            return .press(keys)
+        case "expect", "expect-output":
+            let pattern = try pattern()
+            var within: Duration?
+            if let next = try scanner.nextArgument() {
+                guard !next.quoted, next.text == "within" else {
+                    throw scanner.error(.unexpectedArgument(next.text, expected: "\"within DURATION\" or the end of the line"),
+                                        column: next.column)
+                }
+                within = try duration("a duration after within", allowZero: false)
+            }
+            return keyword == "expect" ? .expect(pattern, within: within) : .expectOutput(pattern, within: within)
+        case "expect-not":
+            return .expectNot(try pattern())
+        case "expect-output-not":
+            return .expectOutputNot(try pattern())
+        case "wait-stable":
+            return .waitStable(try duration("how long the screen must stay unchanged", allowZero: false))
+        case "snapshot", "snapshot-transcript":
+            let name = try argument("the snapshot's name")
+            guard !name.text.isEmpty, name.text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }),
+                  !name.text.hasPrefix(".")
+            else {
+                throw scanner.error(.invalidName(name.text, reason: "a snapshot name uses letters, digits, - _ and ."),
+                                    column: name.column)
+            }
+            return keyword == "snapshot" ? .snapshot(name: name.text) : .snapshotTranscript(name: name.text)
+        case "spy":
+            let name = try identifier("the spy's name")
+            let mode = try argument("\"count N\" or \"last FILE.json\"")
+            switch (mode.quoted, mode.text) {
+            case (false, "count"): return .spyCount(name: name, count: try count())
+            case (false, "last"): return .spyLast(name: name, file: reference(try argument("the JSON file")))
+            default:
+                throw scanner.error(.unexpectedArgument(mode.text, expected: "\"count\" or \"last\""), column: mode.column)
+            }
+        case "event":
+            let name = try identifier("the event's name")
+            try word("sequence")
+            guard let values = try scanner.nextList() else { throw missing("the values, comma-separated") }
+            return .eventSequence(name: name, values: values.map(\.text))
+        case "file":
+            let name = try sandboxName(try argument("the file's name in the sandbox"))
+            let mode = try argument("\"exists\", \"missing\" or \"equals FILE\"")
+            switch (mode.quoted, mode.text) {
+            case (false, "exists"): return .fileExists(name: name)
+            case (false, "missing"): return .fileMissing(name: name)
+            case (false, "equals"): return .fileEquals(name: name, file: reference(try argument("the expected file")))
+            default:
+                throw scanner.error(.unexpectedArgument(mode.text, expected: "\"exists\", \"missing\" or \"equals\""), column: mode.column)
+            }
+        case "requests":
+            let method = try method()
+            let path = try requestPath()
+            try word("count")
+            return .requestCount(method: method, path: path, count: try count())
+        case "exit":
+            let code = try argument("the expected exit status")
+            guard let value = Int32(code.text), (0...255).contains(value), code.text.allSatisfy(\.isASCIIDigit) else {
+                throw scanner.error(.invalidNumber(code.text, expected: "an exit status 0...255"), column: code.column)
+            }
+            return .exit(code: value)
+        case "kill":
+            return .kill
+        case "stdin":
+            return try parseStandardInput()
+        case "stdout":
+            return .streamCheck(.stdout, try parseStreamCheck())
+        case "stderr":
+            return .streamCheck(.stderr, try parseStreamCheck())
+        default:
+            throw scanner.error(.unknownCommand(keyword, suggestion: nil), column: 1)
+        }
+    }
+
+    private mutating func parseEnv() throws(FlowParseError) -> FlowCommand {
+        guard !scanner.isAtEnd() else { throw missing("NAME=VALUE") }
+        let start = scanner.index
+        let name = scanner.readRaw(until: "=")
+        guard scanner.current == "=" else {
+            throw scanner.error(.unexpectedArgument(name, expected: "NAME=VALUE"), at: start)
+        }
+        guard let first = name.first, first == "_" || (first.isASCII && first.isLetter),
+              name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        else {
+            throw scanner.error(.invalidName(name, reason: "a variable name uses letters, digits and _, not starting with a digit"),
+                                at: start)
+        }
+        // The bridge's token is made fresh for each launch and only the harness may set it: a
+        // flow's own value would silently replace it, and the app's host would be refused.
+        guard name != "HARNESS_BRIDGE_TOKEN" else {
+            throw scanner.error(.invalidName(name, reason: "the harness sets the bridge token for each launch; a flow cannot set it"),
+                                at: start)
+        }
+        scanner.index += 1
+        let value: String
+        if scanner.current == "\"" {
+            value = try scanner.readString()
+            try scanner.requireSeparator(after: "quote", allowComma: false)
+        } else if scanner.current == nil || scanner.current == " " || scanner.current == "\t" {
+            value = ""
+        } else {
+            guard let argument = try scanner.nextArgument() else { return .env(name: name, value: "") }
+            value = argument.text
+        }
+        return .env(name: name, value: value)
+    }
+
+    private mutating func parseStub() throws(FlowParseError) -> FlowStub {
+        let method = try method()
+        let path = try requestPath()
+        let kind = try argument("a status, hang, close or sequence")
+        let response: FlowStubResponse
+        switch (kind.quoted, kind.text) {
+        case (false, "hang"): response = .hang
+        case (false, "close"): response = .close
+        case (false, "sequence"):
+            guard let elements = try scanner.nextList() else { throw missing("the statuses, comma-separated") }
+            var statuses: [Int] = []
+            for element in elements { statuses.append(try status(element)) }
+            var json: FlowFileReference?
+            if let next = try scanner.nextArgument() {
+                guard !next.quoted, next.text == "json" else {
+                    throw scanner.error(.unexpectedArgument(next.text, expected: "\"json FILE\" or the end of the line"),
+                                        column: next.column)
+                }
+                guard statuses.contains(where: { (200...299).contains($0) }) else {
+                    throw scanner.error(.unexpectedArgument("json", expected: "no body: the sequence has no 2xx status"),
+                                        column: next.column)
+                }
+                json = reference(try argument("the JSON file"))
+            }
+            response = .sequence(statuses: statuses, json: json)
+        default:
+            let status = try status(kind)
+            var body = FlowStubBody.empty
+            var delay: Duration?
+            var seenBody = false
+            while let option = try scanner.nextArgument() {
+                switch (option.quoted, option.text) {
+                case (false, "json") where !seenBody:
+                    body = .json(reference(try argument("the JSON file")))
+                    seenBody = true
+                case (false, "text") where !seenBody:
+                    body = .text(try argument("the text of the body").text)
+                    seenBody = true
+                case (false, "delay") where delay == nil:
+                    delay = try duration("a duration after delay", allowZero: true)
+                default:
+                    let expected = seenBody ? "\"delay DURATION\" or the end of the line"
+                        : "\"json FILE\", \"text \"...\"\", \"delay DURATION\" or the end of the line"
+                    throw scanner.error(.unexpectedArgument(option.text, expected: expected), column: option.column)
+                }
+            }
+            response = .respond(status: status, body: body, delay: delay)
+        }
+        return FlowStub(method: method, path: path, response: response)
+    }
+
+    // MARK: - Runs without a terminal (pipes)
+
+    /// `launch` or `launch pipes`.
+    private mutating func parseLaunch() throws(FlowParseError) -> FlowCommand {
+        guard let mode = try scanner.nextArgument() else { return .launch }
+        guard !mode.quoted, mode.text == "pipes" else {
+            throw scanner.error(.unexpectedArgument(mode.text, expected: "\"pipes\" or the end of the line"), column: mode.column)
+        }
+        return .launchPipes
+    }
+
+    /// `stdin "text"` (a bare word works too) or `stdin file PATH`.
+    private mutating func parseStandardInput() throws(FlowParseError) -> FlowCommand {
+        let first = try argument("the input text (\"...\") or \"file PATH\"")
+        if !first.quoted, first.text == "file" {
+            return .stdin(.file(reference(try argument("the input file"))))
+        }
+        return .stdin(.text(first.text))
+    }
+
+    /// The part of a `stdout` or `stderr` line after the stream's name.
+    private mutating func parseStreamCheck() throws(FlowParseError) -> FlowStreamCheck {
+        let kinds = "\"contains\", \"matches\", \"equals\", \"empty\" or \"snapshot\""
+        let kind = try argument(kinds)
+        switch (kind.quoted, kind.text) {
+        case (false, "contains"):
+            let text = try argument("the text to look for")
+            guard !text.text.isEmpty else {
+                throw scanner.error(.unexpectedArgument("\"\"", expected: "non-empty text"), column: text.column)
+            }
+            return .contains(text.text)
+        case (false, "matches"):
+            guard !scanner.isAtEnd() else { throw missing("a /regex/") }
+            guard scanner.current == "/" else {
+                let other = try argument("a /regex/")
+                throw scanner.error(.unexpectedArgument(other.text, expected: "a /regex/"), column: other.column)
+            }
+            guard case .regex(let pattern) = try pattern() else { throw missing("a /regex/") }
+            return .matches(pattern)
+        case (false, "equals"):
+            return .equals(reference(try argument("the expected file")))
+        case (false, "empty"):
+            return .empty
+        case (false, "snapshot"):
+            let name = try argument("the snapshot's name")
+            guard !name.text.isEmpty, !name.text.hasPrefix("."),
+                  name.text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+            else {
+                throw scanner.error(.invalidName(name.text, reason: "a snapshot name uses letters, digits, - _ and ."),
+                                    column: name.column)
+            }
+            return .snapshot(name: name.text)
+        default:
+            let suggestion = FlowSuggestion.closest(to: kind.text, in: ["contains", "matches", "equals", "empty", "snapshot"])
+            throw scanner.error(.unexpectedArgument(kind.text, expected: kinds + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")),
+                                column: kind.column)
+        }
+    }
+
+    // MARK: - Arguments
+
+    private func missing(_ expected: String) -> FlowParseError {
+        scanner.error(.missingArgument(command: keyword ?? "", expected: expected), at: scanner.index)
+    }
+
+    private mutating func argument(_ expected: String) throws(FlowParseError) -> FlowArgument {
+        guard let argument = try scanner.nextArgument() else { throw missing(expected) }
+        return argument
+    }
+
+    private mutating func word(_ expected: String) throws(FlowParseError) {
+        let argument = try argument("\"\(expected)\"")
+        guard !argument.quoted, argument.text == expected else {
+            throw scanner.error(.unexpectedArgument(argument.text, expected: "\"\(expected)\""), column: argument.column)
+        }
+    }
+
+    private mutating func expectEnd() throws(FlowParseError) {
+        if let extra = try scanner.nextArgument() {
+            throw scanner.error(.unexpectedArgument(extra.text, expected: "the end of the line"), column: extra.column)
+        }
+    }
+
+    private mutating func size() throws(FlowParseError) -> TerminalSize {
+        let argument = try argument("a size COLSxROWS")
+        guard let size = TerminalSize(parsing: argument.text) else {
+            throw scanner.error(.invalidSize(argument.text), column: argument.column)
+        }
+        return size
+    }
+
+    private mutating func duration(_ expected: String, allowZero: Bool) throws(FlowParseError) -> Duration {
+        let argument = try argument(expected)
+        guard let duration = FlowDurationParser.parse(argument.text), allowZero || duration > .zero else {
+            throw scanner.error(.invalidDuration(argument.text), column: argument.column)
+        }
+        return duration
+    }
+
+    private mutating func count() throws(FlowParseError) -> Int {
+        let argument = try argument("a count")
+        guard argument.text.allSatisfy(\.isASCIIDigit), argument.text.count <= 9, let value = Int(argument.text) else {
+            throw scanner.error(.invalidNumber(argument.text, expected: "a count 0 or more"), column: argument.column)
+        }
+        return value
+    }
+
+    private func status(_ argument: FlowArgument) throws(FlowParseError) -> Int {
+        guard argument.text.count == 3, argument.text.allSatisfy(\.isASCIIDigit), let value = Int(argument.text),
+              (100...599).contains(value)
+        else {
+            throw scanner.error(.invalidNumber(argument.text, expected: "an HTTP status 100...599"), column: argument.column)
+        }
+        return value
+    }
+
+    private mutating func method() throws(FlowParseError) -> String {
+        let argument = try argument("an HTTP method")
+        guard !argument.text.isEmpty, argument.text.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            throw scanner.error(.invalidMethod(argument.text), column: argument.column)
+        }
+        return argument.text
+    }
+
+    private mutating func requestPath() throws(FlowParseError) -> String {
+        let argument = try argument("a request path")
+        guard argument.text.hasPrefix("/") else {
+            throw scanner.error(.invalidRequestPath(argument.text), column: argument.column)
+        }
+        return argument.text
+    }
+
+    private mutating func identifier(_ expected: String) throws(FlowParseError) -> String {
+        let argument = try argument(expected)
+        guard !argument.text.isEmpty, !argument.text.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            throw scanner.error(.invalidName(argument.text, reason: "a name has no spaces"), column: argument.column)
+        }
+        return argument.text
+    }
+
+    private func sandboxName(_ argument: FlowArgument) throws(FlowParseError) -> String {
+        let parts = argument.text.split(separator: "/", omittingEmptySubsequences: false)
+        guard !argument.text.isEmpty, !argument.text.hasPrefix("/"),
+              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
+        else {
+            throw scanner.error(.invalidName(argument.text, reason: "a sandbox file is a relative path without . or .. parts"),
+                                column: argument.column)
+        }
+        return argument.text
+    }
+
+    private func reference(_ argument: FlowArgument) -> FlowFileReference {
+        FlowFileReference(written: argument.text, directory: directory)
+    }
+
+    private mutating func pattern() throws(FlowParseError) -> FlowTextPattern {
+        guard !scanner.isAtEnd() else { throw missing("\"text\" or /regex/") }
+        if scanner.current == "/" {
+            let column = scanner.index + 1
+            let pattern = try scanner.readRegex()
+            guard !pattern.isEmpty else {
+                throw scanner.error(.invalidRegex(pattern: pattern, reason: "the pattern is empty"), column: column)
+            }
+            do {
+                _ = try NSRegularExpression(pattern: pattern, options: [])
+            } catch {
+                throw scanner.error(.invalidRegex(pattern: pattern, reason: "it does not compile"), column: column)
+            }
+            return .regex(pattern)
+        }
+        let argument = try argument("\"text\" or /regex/")
+        guard !argument.text.isEmpty else {
+            throw scanner.error(.unexpectedArgument("\"\"", expected: "non-empty text"), column: argument.column)
+        }
+        return .text(argument.text)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import HarnessCore
+/// A parsed and checked `.flow` file: its steps in order, plus the setup they declare.
+///
+/// Produced by ``FlowParser``; a script that exists has passed every check, so an executor can
+/// run it without re-validating: exactly one `app`, exactly one `launch` after it, setup commands
+/// (`app`, `env`, `size`, `stub`, `seed`) only before `launch`, interaction only after.
+public struct FlowScript: Sendable, Equatable {
+    /// The file as shown in messages (usually relative to the run root).
+    public var file: String
+    /// The directory holding the flow file (absolute when the parser was given one).
+    public var directory: String
+    /// Every command, in order.
+    public var steps: [FlowStep]
+
+    /// Creates a script (the parser is the usual way).
+    public init(file: String, directory: String, steps: [FlowStep]) {
+        self.file = file
+        self.directory = directory
+        self.steps = steps
+    }
+
+    /// The program to launch.
+    public var app: FlowApp? {
+        for step in steps { if case .app(let app) = step.command { return app } }
+        return nil
+    }
+
+    /// The `env` variables, in order.
+    public var environment: [(name: String, value: String)] {
+        steps.compactMap { step in
+            if case .env(let name, let value) = step.command { return (name, value) }
+            return nil
+        }
+    }
+
+    /// The frozen clock (`clock`), if any.
+    public var frozenClock: Date? {
+        for step in steps { if case .clock(let date) = step.command { return date } }
+        return nil
+    }
+
+    /// The size at launch (`size`), or 80x24.
+    public var initialSize: TerminalSize {
+        for step in steps { if case .size(let size) = step.command { return size } }
+        return TerminalSize(cols: 80, rows: 24)
+    }
+
+    /// The stub routes, in order.
+    public var stubs: [FlowStub] {
+        steps.compactMap { step in
+            if case .stub(let stub) = step.command { return stub }
+            return nil
+        }
+    }
+
+    /// The seeded files, in order.
+    public var seeds: [(file: FlowFileReference, name: String)] {
+        steps.compactMap { step in
+            if case .seed(let file, let name) = step.command { return (file, name) }
+            return nil
+        }
+    }
+
+    /// The index of `launch` (or `launch pipes`) in ``steps``.
+    public var launchIndex: Int? { steps.firstIndex { $0.command == .launch || $0.command == .launchPipes } }
+
+    /// The steps after `launch` (interaction, waits, checks, and any `timeout`), in order.
+    public var stepsAfterLaunch: ArraySlice<FlowStep> {
+        guard let index = launchIndex else { return [] }
+        return steps[(index + 1)...]
+    }
+
+    /// Whether the flow uses the stub server (any `stub` or `requests` line).
+    public var usesStubServer: Bool {
+        steps.contains { step in
+            switch step.command {
+            case .stub, .requestCount: true
+            default: false
+            }
+        }
+    }
+
+    /// Whether the flow needs the bridge (any `spy` or `event` line).
+    public var usesBridge: Bool {
+        steps.contains { step in
+            switch step.command {
+            case .spyCount, .spyLast, .eventSequence: true
+            default: false
+            }
+        }
+    }
+
+    // MARK: - Runs without a terminal (pipes)
+
+    /// Whether the program is launched with pipes (`launch pipes`) rather than in a terminal.
+    public var launchesWithPipes: Bool {
+        steps.contains { $0.command == .launchPipes }
+    }
+
+    /// The `stdin` line of a pipes run, if any (without one the program reads end of file at once).
+    public var standardInput: FlowStandardInput? {
+        for step in steps { if case .stdin(let input) = step.command { return input } }
+        return nil
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HarnessCore
+
+extension JUnitReport {
+    /// The report of a flow run: one suite, one test case per flow (sorted by path).
+    ///
+    /// A flow's class name is its folder with dots (`Tests.Flows`, `flows` at the root) and its
+    /// name the file name. Failed flows carry `<failure type="FlowFailure">` (and
+    /// `<rerunFailure>` for retries); flaky flows are passed cases with a `<flakyFailure>` per
+    /// failed attempt; skipped flows carry `<skipped message>`. Every case records its status
+    /// and attempts as properties and in `<system-out>`.
+    public init(results: [FlowResult], suiteName: String = "harness", timestamp: Date? = nil, hostname: String? = nil) {
+        let cases = results.sorted { $0.path < $1.path }.map(JUnitTestCase.init(result:))
+        let stamp = timestamp.map { date -> String in
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            return formatter.string(from: date)
+        }
+        self.init(name: suiteName, suites: [JUnitTestSuite(name: suiteName, timestamp: stamp, hostname: hostname, cases: cases)])
+    }
+}
+
+extension JUnitTestCase {
+    /// The test case of one flow result.
+    public init(result: FlowResult) {
+        let classname = result.flow.folder.isEmpty ? "flows" : result.flow.folder.replacingOccurrences(of: "/", with: ".")
+        let failures = result.attempts.compactMap(\.failure).map(JUnitFailureDetail.init(failure:))
+        let verdict: Result
+        var flaky: [JUnitFailureDetail] = []
+        var reruns: [JUnitFailureDetail] = []
+        switch result.status {
+        case .passed:
+            verdict = .passed
+        case .flaky:
+            verdict = .passed
+            flaky = failures
+        case .failed:
+            verdict = .failure(failures.last ?? JUnitFailureDetail(message: "failed", type: "FlowFailure", body: ""))
+            reruns = Array(failures.dropLast())
+        case .skipped:
+            verdict = .skipped(message: result.skipReason)
+        }
+        let log = result.attempts.map { attempt -> String in
+            let time = String(format: "%.3fs", attempt.duration.flowSeconds)
+            switch attempt.outcome {
+            case .passed: return "attempt \(attempt.number): passed (\(time))"
+            case .failed(let failure): return "attempt \(attempt.number): failed (\(time)): \(failure)"
+            case .skipped(let reason): return "attempt \(attempt.number): skipped: \(reason)"
+            }
+        }
+        self.init(
+            classname: classname,
+            name: result.name,
+            file: result.path,
+            time: result.duration.flowSeconds,
+            result: verdict,
+            flakyFailures: flaky,
+            rerunFailures: reruns,
+            properties: [
+                JUnitProperty(name: "status", value: result.status.rawValue),
+                JUnitProperty(name: "attempts", value: String(result.attempts.count)),
+            ],
+            systemOut: log.joined(separator: "\n")
+        )
+    }
+}
+
+extension JUnitFailureDetail {
+    /// A flow failure as JUnit: the message attribute is `file:line:col: first line`, the body
+    /// the whole message and the artifacts.
+    public init(failure: FlowFailure) {
+        var body = failure.description
+        let artifacts = failure.artifacts
+        let listed: [(String, String?)] = [
+            ("recording", artifacts.cast), ("screen", artifacts.screenText), ("screen (SVG)", artifacts.screenSVG),
+            ("stub journal", artifacts.journal), ("bridge events", artifacts.events),
+            ("stdout", artifacts.stdout), ("stderr", artifacts.stderr),
+        ]
+        let present = listed.compactMap { label, path in path.map { "  \(label): \($0)" } }
+        if !present.isEmpty { body += "\n\nArtifacts:\n" + present.joined(separator: "\n") }
+        let summary = failure.position.map { "\($0): \(failure.summary)" } ?? failure.summary
+        self.init(message: summary, type: "FlowFailure", body: body)
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import HarnessCore
+import HarnessFlows
+
+/// `harness run PATHS... [options]`: discovers, parses and runs flows; prints a line per flow
+/// and a summary; writes JUnit and artifacts. Exit 0 when nothing failed, 1 when a flow
+/// failed, 2 when flows could not be found or parsed (nothing ran), 64 for bad usage.
+enum RunCommand: Command {
+    static let name = "run"
+    static let synopsis = """
+        run PATHS... [--jobs N] [--retries N] [--filter REGEX] [--timeout DURATION]
+                     [--record missing|failed|all|never] [--junit FILE] [--artifacts DIR]
+                     [--shard I/N|auto|auto/N] [--durations JUNIT-FILE|HISTORY-DIR] [--history DIR]
+                     [--trace on|off|retain-on-failure]
+                                         run the .flow files under PATHS
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try CommandArguments(
+            arguments, valued: ["jobs", "retries", "filter", "timeout", "record", "junit", "artifacts", "shard", "durations", "history", "trace"])
+        guard !parsed.positional.isEmpty else { throw CommandError.usage("missing PATHS (folders or .flow files)") }
+        let jobs = try parsed.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let retries = try parsed.integer("retries", in: 0...100) ?? 0
+        var timeout = Duration.seconds(10)
+        if let text = parsed.value("timeout") {
+            guard let duration = FlowDurationParser.parse(text), duration > .zero else {
+                throw CommandError.usage("--timeout \(text.debugDescription): expected a duration such as 500ms, 5s, 1.5s, 2m")
+            }
+            timeout = duration
+        }
+        var record: SnapshotRecordMode?
+        if let text = parsed.value("record") {
+            guard let mode = SnapshotRecordMode(rawValue: text.lowercased()) else {
+                throw CommandError.usage("--record \(text.debugDescription): expected missing, failed, all or never")
+            }
+            record = mode
+        }
+        var shard: FlowShard?
+        if let text = parsed.value("shard") {
+            do {
+                shard = try FlowShard(argument: text, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw CommandError.usage(error.description)
+            }
+        }
+        guard shard != nil || parsed.value("durations") == nil else {
+            throw CommandError.usage("--durations balances shards: it needs --shard")
+        }
+        var traceMode = FlowTraceMode.off
+        if let text = parsed.value("trace") {
+            guard let mode = FlowTraceMode(rawValue: text.lowercased()) else {
+                throw CommandError.usage("--trace \(text.debugDescription): expected on, off or retain-on-failure")
+            }
+            traceMode = mode
+        }
+        guard parsed.value("artifacts") != nil || traceMode != .on else {
+            throw CommandError.usage("--trace on keeps timelines for the report: it needs --artifacts")
+        }
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        let junit = parsed.value("junit").map { FlowPaths.join(currentDirectory, $0) }
+        let artifacts = parsed.value("artifacts").map { FlowPaths.join(currentDirectory, $0) }
+        let history = parsed.value("history").map { FlowHistory(directory: FlowPaths.join(currentDirectory, $0)) }
+        let startDate = Date()
+
+        // Discover and parse everything before anything runs.
+        var flows: [FlowFile]
+        do {
+            flows = try FlowDiscovery.discover(parsed.positional, root: currentDirectory, filter: parsed.value("filter"))
+        } catch {
+            if case .invalidFilter = error { throw CommandError.usage(error.description) }
+            HarnessCLI.printError("harness run: \(error)")
+            return 2
+        }
+        var balance = ""
+        if let shard {
+            if let source = parsed.value("durations") {
+                // Every shard plans the whole suite from the same durations, then takes its part.
+                let durations: [String: Double]
+                do {
+                    durations = try FlowDurations.load(path: FlowPaths.join(currentDirectory, source))
+                } catch {
+                    HarnessCLI.printError("harness run: \(error)")
+                    return 2
+                }
+                let plan = FlowShardPlan(flows: flows.map(\.relativePath), count: shard.count, durations: durations)
+                flows = flows.filter { plan.shard(of: $0.relativePath) == shard.index }
+                balance = String(format: ", balanced by earlier durations (expected %.1fs of %.1fs)",
+                                 plan.expectedLoads[shard.index - 1], plan.expectedLoads.reduce(0, +))
+            } else {
+                flows = flows.filter(shard.contains)
+            }
+        }
+        let scripts: [FlowScript]
+        do {
+            scripts = try FlowParser.loadAll(flows)
+        } catch {
+            HarnessCLI.printError(error.description)
+            return 2
+        }
+        let scriptsByPath = Dictionary(uniqueKeysWithValues: zip(flows.map(\.relativePath), scripts))
+
+        var environment = ProcessInfo.processInfo.environment
+        if environment[ProductsDirectory.variable]?.isEmpty ?? true {
+            environment[ProductsDirectory.variable] = ProductsDirectory.ofThisExecutable()
+        }
+        // Timelines are only for the report: without --artifacts nothing is traced.
+        let traces = artifacts == nil ? nil : FlowTraceCollector(mode: traceMode)
+        let executor = FlowExecutor(options: .init(
+            defaultTimeout: timeout, recordMode: record, artifactsDirectory: artifacts, environment: environment, traces: traces))
+        let clock = ContinuousClock()
+        let started = clock.now
+
+        let workers = min(jobs, max(flows.count, 1))
+        let shardText = shard.map { ", shard \($0)\(balance)" } ?? ""
+        HarnessCLI.printLine("Running \(flows.count) flow\(flows.count == 1 ? "" : "s") on \(workers) worker\(workers == 1 ? "" : "s")\(shardText)")
+        let reporter = FlowProgressReporter(write: HarnessCLI.printLine)
+        let pool = FlowWorkerPool(jobs: jobs, retries: retries)
+        let results = await pool.run(flows, job: { flow, attempt in
+            guard let script = scriptsByPath[flow.relativePath] else {
+                return .failed(FlowFailure(message: "not parsed"))
+            }
+            return await executor.run(script, flow: flow, attempt: attempt)
+        }, onFinish: reporter.flowFinished)
+
+        var status = FlowRunSummary(results).exitCode
+        if let junit {
+            do {
+                try JUnitWriter.write(JUnitReport(results: results, timestamp: Date()), to: junit)
+            } catch {
+                HarnessCLI.printError("harness run: cannot write \(junit): \(error.localizedDescription)")
+                status = 1
+            }
+        }
+        let wallSeconds = (clock.now - started).flowReportSeconds
+        var historyRuns: [FlowHistory.Run]?
+        if let history {
+            do {
+                try history.append(FlowHistory.Run(results: results, date: startDate, shard: shard?.description))
+            } catch {
+                HarnessCLI.printError("harness run: cannot add the run to the history in \(history.directory): \(error.localizedDescription)")
+                status = 1
+            }
+            if artifacts != nil {
+                // The report's history strips; a history it cannot read leaves them out.
+                do {
+                    historyRuns = try history.runs()
+                } catch {
+                    HarnessCLI.printError("harness run: the report shows no history: \(error)")
+                }
+            }
+        }
+        var indexPath: String?
+        if let artifacts {
+            var report = RunReport(results: results, traces: traces?.traces ?? [:], startedAt: startDate,
+                                   wallSeconds: wallSeconds, shard: shard?.description)
+            if let historyRuns { report.attachHistory(historyRuns) }
+            do {
+                indexPath = try RunReportWriter.write(report, toFolder: artifacts)
+            } catch {
+                HarnessCLI.printError("harness run: cannot write the report in \(artifacts): \(error.localizedDescription)")
+                status = 1
+            }
+        }
+        if let indexPath { HarnessCLI.printLine("Artifacts: \(indexPath)") }
+        reporter.runFinished(results)
+        return status
+    }
+}
+
+extension Duration {
+    /// The duration in seconds (for the report).
+    var flowReportSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// `HARNESS_PRODUCTS_DIR`: the folder of the package's built executables, which flows name as
+/// `app ${HARNESS_PRODUCTS_DIR}/todo`. `harness run` sets it to its own folder when unset:
+/// SwiftPM builds `harness` and `todo` into the same one.
+enum ProductsDirectory {
+    static let variable = "HARNESS_PRODUCTS_DIR"
+
+    /// The folder holding the running executable (symbolic links resolved).
+    static func ofThisExecutable() -> String {
+        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return executable.resolvingSymlinksInPath().deletingLastPathComponent().path
+    }
+}
