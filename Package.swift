@@ -20,20 +20,22 @@ let package = Package(
         .target(name: "TodoCore", path: "Sources/TodoCore"),
         .executableTarget(name: "todo", dependencies: ["TodoCore", "HarnessHost"], path: "Sources/todo"),
 
+        // The system layer (not a product): every libc call of the harness, the wire and the stubs.
+        .target(name: "CHarnessSystem", path: "Harness/CHarnessSystem"),
+        .target(name: "HarnessSystem", dependencies: ["CHarnessSystem"], path: "Harness/HarnessSystem"),
+
         // The test side.
         .target(name: "TerminalEmulator", path: "Harness/TerminalEmulator"),
-        .target(name: "CHarnessShims", path: "Harness/CHarnessShims"),
-        .target(name: "HarnessWire", path: "Harness/HarnessWire"),
-        .target(name: "HarnessHost", dependencies: ["HarnessWire"], path: "Harness/HarnessHost"),
-        .target(name: "Harness", dependencies: ["CHarnessShims", "TerminalEmulator", "HarnessWire", "Stubs"], path: "Harness/Harness"),
+        .target(name: "HarnessWire", dependencies: ["HarnessSystem"], path: "Harness/HarnessWire"),
+        .target(name: "HarnessHost", dependencies: ["HarnessSystem", "HarnessWire"], path: "Harness/HarnessHost"),
+        .target(name: "Harness", dependencies: ["HarnessSystem", "TerminalEmulator", "HarnessWire", "Stubs"], path: "Harness/Harness"),
         // `todo` is listed so that `swift run harness run Tests/Flows` builds the app the bundled
         // flows drive (SwiftPM builds an executable dependency without linking its code).
-        .executableTarget(name: "harness", dependencies: ["Harness", "Stubs", "TerminalEmulator", "todo"], path: "Harness/harness"),
+        .executableTarget(name: "harness", dependencies: ["Harness", "HarnessSystem", "Stubs", "TerminalEmulator", "todo"], path: "Harness/harness"),
 
         // Doubles for the outside world.
-        .target(name: "StubsCShims", path: "Stubs/StubsCShims"),
-        .target(name: "Stubs", dependencies: ["StubsCShims"], path: "Stubs/Stubs"),
-        .executableTarget(name: "stub-server", dependencies: ["Stubs"], path: "Stubs/stub-server"),
+        .target(name: "Stubs", dependencies: ["HarnessSystem"], path: "Stubs/Stubs"),
+        .executableTarget(name: "stub-server", dependencies: ["Stubs", "HarnessSystem"], path: "Stubs/stub-server"),
 
         // Benchmarks: programs that print figures next to their peers' (see docs/PERFORMANCE.md).
         .executableTarget(
@@ -44,7 +46,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LatencyBenchmark",
-            dependencies: ["Harness", "CHarnessShims", "TerminalEmulator"],
+            dependencies: ["Harness", "HarnessSystem", "TerminalEmulator"],
             path: "Benchmarks/LatencyBenchmark"
         ),
 
@@ -79,7 +81,8 @@ let package = Package(
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness"]),
         .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], exclude: ["Fixtures"]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
+        .testTarget(name: "HarnessSystemTests", dependencies: ["HarnessSystem"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "HarnessSystem"]),
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "TerminalEmulator"], exclude: ["__Snapshots__"]),
         .testTarget(name: "FlowTests", dependencies: ["Harness"]),
         .testTarget(name: "HarnessCLITests", dependencies: ["Harness", "Stubs", "harness"]),
@@ -91,7 +94,7 @@ let package = Package(
             dependencies: ["Harness", "Stubs", "TodoCore", "todo"],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness"], exclude: ["Fixtures"]),
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness", "HarnessSystem"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

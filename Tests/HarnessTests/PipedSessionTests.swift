@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Harness
+import HarnessSystem
 
 /// Programs run with pipes: input, outputs kept apart, exits, timeouts, teardown, and the hard
 /// cases (a death by signal right after printing, megabytes on both outputs, input nobody reads).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Harness
+import HarnessSystem
 
 /// Fifty sessions (exited, terminated while running, failed to launch) leave no descriptor,
 /// thread or process behind.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Harness
 import TerminalEmulator
+import HarnessSystem
 
 @Suite(.serialized) struct TerminalSessionTests {
     @Test func shellPromptEchoAndExit() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessWire
+import HarnessSystem
 
 /// The harness end of the bridge: a Unix socket in a private (0700) directory,
 /// a random token, and the launch options that tell the app where to connect.

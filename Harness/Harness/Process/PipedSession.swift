@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSystem
 
 /// A program run with pipes instead of a terminal: its standard input given up front, its
 /// standard output and error read apart, to the end, on a thread of the session's own.
@@ -129,7 +130,7 @@ public final class PipedSession: Sendable {
         // after the spawn, ours when anything fails.
         var childEnds: [Int32] = []
         var ownEnds: [Int32] = []
-        func closeAll(_ fds: [Int32]) { for fd in fds { try? Posix.close(fd) } }
+        func closeAll(_ fds: [Int32]) { for fd in fds { Posix.closeIgnoringErrors(fd) } }
         defer { closeAll(childEnds) }
         do {
             let standardInput: Int32

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HarnessSystem
 
 /// The engine behind a ``PipedSession``: owns our ends of the pipes, the I/O and reaper
 /// threads, the output read so far and the pending waits. Mutable shared state is guarded by
@@ -107,7 +108,6 @@ final class PipedSessionCore: @unchecked Sendable {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
-        var wakeUpBuffer = [UInt8](repeating: 0, count: 64)
         var outputOpen = true
         var errorOpen = true
         var inputOpen = inputFD >= 0
@@ -116,7 +116,7 @@ final class PipedSessionCore: @unchecked Sendable {
         func closeInput() {
             guard inputOpen else { return }
             inputOpen = false
-            try? Posix.close(inputFD)
+            Posix.closeIgnoringErrors(inputFD)
         }
         if inputOpen, input.isEmpty { closeInput() }
 
@@ -138,9 +138,9 @@ final class PipedSessionCore: @unchecked Sendable {
             }
             var index = 1
             if !events[0].isEmpty {
-                _ = wakeUpBuffer.withUnsafeMutableBytes { try? Posix.read(wakeUpRead, into: $0) }
+                Posix.drain(wakeUpRead)
             }
-            let ready: Posix.PollEvents = [.readable, .hangUp, .error, .invalid]
+            let ready = Posix.PollEvents.failures.union(.readable)
             if outputOpen {
                 if !events[index].intersection(ready).isEmpty, read(outputFD, buffer, maximumReads: 16) {
                     outputOpen = false
@@ -155,10 +155,10 @@ final class PipedSessionCore: @unchecked Sendable {
                 }
                 index += 1
             }
-            if inputOpen, !events[index].intersection([.writable, .hangUp, .error, .invalid]).isEmpty {
+            if inputOpen, !events[index].intersection(Posix.PollEvents.failures.union(.writable)).isEmpty {
                 let end = min(input.count, inputOffset + capacity)
-                let result: Result<Int?, PosixError> = input[inputOffset..<end].withUnsafeBytes { chunk in
-                    do throws(PosixError) { return .success(try Posix.writeWithoutSignal(inputFD, chunk)) } catch { return .failure(error) }
+                let result: Result<Int?, SystemError> = input[inputOffset..<end].withUnsafeBytes { chunk in
+                    do throws(SystemError) { return .success(try Posix.writeWithoutSignal(inputFD, chunk)) } catch { return .failure(error) }
                 }
                 switch result {
                 case .success(let written?):
@@ -210,7 +210,7 @@ final class PipedSessionCore: @unchecked Sendable {
 
     private func wakeIOLocked() {
         guard !isClosed else { return }
-        _ = try? Posix.write(wakeUpWrite, bytes: [1])
+        Posix.wake(wakeUpWrite)
     }
 
     // MARK: - Reaper thread
@@ -218,7 +218,7 @@ final class PipedSessionCore: @unchecked Sendable {
     private func runReaper() {
         let status: ExitStatus
         do {
-            status = Posix.decodeWaitStatus(try Posix.waitForTermination(pid))
+            status = ExitStatus(try Posix.waitForTermination(pid))
         } catch {
             // ECHILD: someone else reaped our child; its status is lost.
             status = .exited(-1)
@@ -287,7 +287,7 @@ final class PipedSessionCore: @unchecked Sendable {
         if let timeout {
             let source = DispatchSource.makeTimerSource(queue: .global())
             source.setEventHandler { [weak self] in self?.timeoutFired(id, after: timeout) }
-            source.schedule(deadline: .now() + .nanoseconds(Int(clamping: SessionCore.nanoseconds(timeout))), leeway: .milliseconds(1))
+            source.schedule(deadline: .now() + .nanoseconds(Int(clamping: timeout.clampedNanoseconds)), leeway: .milliseconds(1))
             timer = source
         }
         waiters[id] = Waiter(continuation: continuation, timer: timer)
@@ -345,7 +345,7 @@ final class PipedSessionCore: @unchecked Sendable {
                 _ = try? Posix.kill(target, SIGTERM)
                 _ = try? Posix.kill(target, SIGCONT)  // a stopped program must run to die
             }
-            let deadline = Date(timeIntervalSinceNow: SessionCore.seconds(grace))
+            let deadline = Date(timeIntervalSinceNow: grace.seconds)
             condition.lock()
             while reapedStatus == nil {
                 if !condition.wait(until: deadline) { break }
@@ -363,7 +363,7 @@ final class PipedSessionCore: @unchecked Sendable {
         let remaining = Posix.exists(group) ? Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid } : []
         if !remaining.isEmpty {
             _ = try? Posix.kill(group, SIGKILL)
-            Posix.waitUntilExited(remaining, timeoutMilliseconds: 2000)
+            Posix.waitUntilExited(remaining, timeout: .seconds(2))
         }
 
         condition.lock()
@@ -374,10 +374,10 @@ final class PipedSessionCore: @unchecked Sendable {
         // Descriptors are closed exactly once, here, after both threads stopped using them
         // (the I/O thread closed the input pipe itself).
         isClosed = true
-        try? Posix.close(outputFD)
-        try? Posix.close(errorFD)
-        try? Posix.close(wakeUpRead)
-        try? Posix.close(wakeUpWrite)
+        Posix.closeIgnoringErrors(outputFD)
+        Posix.closeIgnoringErrors(errorFD)
+        Posix.closeIgnoringErrors(wakeUpRead)
+        Posix.closeIgnoringErrors(wakeUpWrite)
         condition.unlock()
 
         publishIfComplete(force: true)

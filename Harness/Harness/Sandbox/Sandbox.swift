@@ -1,5 +1,6 @@
 import Foundation
 import HarnessWire
+import HarnessSystem
 
 /// A fresh private storage directory for one launch of the app.
 ///

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TerminalEmulator
+import HarnessSystem
 
 /// The engine behind a `TerminalSession`: owns the pty master, the emulator, the reader and
 /// reaper threads and the pending waits. All mutable state is guarded by `condition`'s lock.
@@ -16,7 +17,7 @@ final class SessionCore: @unchecked Sendable {
     let wakeUpWrite: Int32
     let defaultTimeout: Duration
     let executable: String
-    /// `DispatchTime.now().uptimeNanoseconds` at launch: the origin of recording times.
+    /// `MonotonicClock.nanoseconds()` at launch: the origin of recording times.
     let launchUptime: UInt64
     /// Called on the reader thread with each output chunk (``TerminalSession/Configuration/onOutput``).
     let onOutput: (@Sendable ([UInt8]) -> Void)?
@@ -78,7 +79,7 @@ final class SessionCore: @unchecked Sendable {
         self.onOutput = configuration.onOutput
         self.executable = executable
         self.size = configuration.size
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         self.launchUptime = now
         self.lastOutputUptime = now
         self.terminal = Terminal(cols: configuration.size.cols, rows: configuration.size.rows)
@@ -112,7 +113,7 @@ final class SessionCore: @unchecked Sendable {
     }
 
     var uptimeSinceLaunch: Double {
-        Double(DispatchTime.now().uptimeNanoseconds &- launchUptime) / 1e9
+        Double(MonotonicClock.nanoseconds() &- launchUptime) / 1e9
     }
 
     // MARK: - Queries
@@ -174,7 +175,7 @@ final class SessionCore: @unchecked Sendable {
         if outgoing.isEmpty {
             let written: Int
             do {
-                written = try Posix.write(master, bytes: bytes)
+                written = try Posix.write(master, bytes: bytes) ?? 0
             } catch {
                 throw .ioFailed(error)
             }
@@ -197,7 +198,7 @@ final class SessionCore: @unchecked Sendable {
     private func flushOutgoingLocked() {
         guard !outgoing.isEmpty, !isClosed else { return }
         do {
-            let written = try Posix.write(master, bytes: outgoing)
+            let written = try Posix.write(master, bytes: outgoing) ?? 0
             outgoing.removeFirst(written)
         } catch {
             outgoing.removeAll()
@@ -206,7 +207,7 @@ final class SessionCore: @unchecked Sendable {
 
     private func wakeReaderLocked() {
         guard !isClosed else { return }
-        _ = try? Posix.write(wakeUpWrite, bytes: [1])
+        Posix.wake(wakeUpWrite)
     }
 
     // MARK: - Resize
@@ -242,7 +243,6 @@ final class SessionCore: @unchecked Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         var masterAtEnd = false
-        var wakeUpBuffer = [UInt8](repeating: 0, count: 64)
 
         while true {
             let (wantsWrite, stop) = withLock { (!outgoing.isEmpty, stopRequested) }
@@ -256,7 +256,7 @@ final class SessionCore: @unchecked Sendable {
                 break  // cannot happen with valid descriptors; leave rather than spin
             }
             if !events[0].isEmpty {
-                _ = wakeUpBuffer.withUnsafeMutableBytes { try? Posix.read(wakeUpRead, into: $0) }
+                Posix.drain(wakeUpRead)
             }
             if !masterAtEnd {
                 let masterEvents = events[1]
@@ -304,7 +304,7 @@ final class SessionCore: @unchecked Sendable {
     /// Feeds one chunk of output to the emulator and wakes the waits it may satisfy.
     private func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         condition.lock()
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         recordingStorage.events.append(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
         tail.append(bytes)
         terminal.feed(bytes)
@@ -325,7 +325,7 @@ final class SessionCore: @unchecked Sendable {
     private func runReaper() {
         let status: ExitStatus
         do {
-            status = Posix.decodeWaitStatus(try Posix.waitForTermination(pid))
+            status = ExitStatus(try Posix.waitForTermination(pid))
         } catch {
             // ECHILD: someone else reaped our child; its status is lost.
             status = .exited(-1)
@@ -412,28 +412,28 @@ final class SessionCore: @unchecked Sendable {
         defer { terminateLock.unlock() }
         if let terminatedStatus { return terminatedStatus }
 
-        let group = -pid
+        let group = pid
         if withLock({ reapedStatus == nil }) {
-            _ = try? Posix.kill(group, SIGHUP)
-            _ = try? Posix.kill(group, SIGTERM)
-            _ = try? Posix.kill(group, SIGCONT)  // a stopped program must run to die
-            let deadline = Date(timeIntervalSinceNow: Self.seconds(grace))
+            _ = try? Posix.killProcessGroup(group, SIGHUP)
+            _ = try? Posix.killProcessGroup(group, SIGTERM)
+            _ = try? Posix.killProcessGroup(group, SIGCONT)  // a stopped program must run to die
+            let deadline = Date(timeIntervalSinceNow: grace.seconds)
             condition.lock()
             while reapedStatus == nil {
                 if !condition.wait(until: deadline) { break }
             }
             let exited = reapedStatus != nil
             condition.unlock()
-            if !exited { _ = try? Posix.kill(group, SIGKILL) }
+            if !exited { _ = try? Posix.killProcessGroup(group, SIGKILL) }
         }
         // Whatever is left of the group (background jobs of a shell that exited) goes too,
         // and terminate returns once those processes are gone (pidfds, event driven).
-        _ = try? Posix.kill(group, SIGKILL)
+        _ = try? Posix.killProcessGroup(group, SIGKILL)
         // Scanning /proc costs about a millisecond: only when the group still has members.
-        let remaining = Posix.exists(group) ? Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid } : []
+        let remaining = Posix.exists(-group) ? Posix.livingMembers(ofProcessGroup: group).filter { $0 != pid } : []
         if !remaining.isEmpty {
-            _ = try? Posix.kill(group, SIGKILL)
-            Posix.waitUntilExited(remaining, timeoutMilliseconds: 2000)
+            _ = try? Posix.killProcessGroup(group, SIGKILL)
+            Posix.waitUntilExited(remaining, timeout: .seconds(2))
         }
 
         condition.lock()
@@ -446,9 +446,9 @@ final class SessionCore: @unchecked Sendable {
         // Descriptors are closed exactly once, here, after both threads stopped using them.
         withLock {
             isClosed = true
-            try? Posix.close(master)
-            try? Posix.close(wakeUpRead)
-            try? Posix.close(wakeUpWrite)
+            Posix.closeIgnoringErrors(master)
+            Posix.closeIgnoringErrors(wakeUpRead)
+            Posix.closeIgnoringErrors(wakeUpWrite)
         }
         // Pending waits were resolved by the exit; the timer has nothing left to do.
         withLock {
@@ -459,19 +459,6 @@ final class SessionCore: @unchecked Sendable {
         let status = withLock { exitStatus ?? reapedStatus! }
         terminatedStatus = status
         return status
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
-    }
-
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
-        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return UInt64.max / 2 }
-        return whole + UInt64(attoseconds / 1_000_000_000)
     }
 
     // MARK: - Waiters (see SessionCore+Waiting.swift)
@@ -555,8 +542,8 @@ final class SessionCore: @unchecked Sendable {
             return
         }
 
-        let now = DispatchTime.now().uptimeNanoseconds
-        let (deadline, overflow) = now.addingReportingOverflow(Self.nanoseconds(timeout))
+        let now = MonotonicClock.nanoseconds()
+        let (deadline, overflow) = now.addingReportingOverflow(timeout.clampedNanoseconds)
         var waiter = Waiter(
             description: description, condition: waitCondition, timeout: timeout, continuation: continuation,
             deadline: overflow ? UInt64.max / 2 : deadline)
@@ -627,7 +614,7 @@ final class SessionCore: @unchecked Sendable {
     private func timeoutTimerFired() {
         condition.lock()
         armedTimeoutDeadline = nil
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         var failures: [(CheckedContinuation<WaitOutcome, Error>, Error)] = []
         var nextDeadline: UInt64?
         for (id, waiter) in waiters {
@@ -652,7 +639,7 @@ final class SessionCore: @unchecked Sendable {
             condition.unlock()
             return
         }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         let quietSince = max(lastOutputUptime, registered)
         if now &- quietSince < quiet {
             // Output arrived since the timer was armed: wait for the rest of the quiet period.

@@ -1,5 +1,6 @@
 import Foundation
 import TerminalEmulator
+import HarnessSystem
 
 /// A program running under a fresh pseudo-terminal, with a terminal emulator reading
 /// everything it draws: the heart of the harness.
@@ -58,7 +59,7 @@ public final class TerminalSession: Sendable {
             let wakeUp: (read: Int32, write: Int32)
             let pid: Int32
             do {
-                defer { try? Posix.close(pty.slave) }
+                defer { Posix.closeIgnoringErrors(pty.slave) }
                 try Posix.setNonBlocking(pty.master)
                 wakeUp = try Posix.makeWakeUpPipe()
                 do {
@@ -66,12 +67,12 @@ public final class TerminalSession: Sendable {
                         path: path, arguments: [configuration.executable] + configuration.arguments,
                         environment: environment, workingDirectory: configuration.workingDirectory, slave: pty.slave)
                 } catch {
-                    try? Posix.close(wakeUp.read)
-                    try? Posix.close(wakeUp.write)
+                    Posix.closeIgnoringErrors(wakeUp.read)
+                    Posix.closeIgnoringErrors(wakeUp.write)
                     throw error
                 }
             } catch {
-                try? Posix.close(pty.master)
+                Posix.closeIgnoringErrors(pty.master)
                 throw error
             }
             let core = SessionCore(

@@ -1,5 +1,6 @@
 import Foundation
 import TerminalEmulator
+import HarnessSystem
 
 extension TerminalSession {
     /// Waits until the screen shows `text`, or a line that scrolled off the top since the last
@@ -145,10 +146,11 @@ extension TerminalSession {
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
-        let quiet = SessionCore.nanoseconds(quietFor)
+        // Half the clock's range at most, so that a reading plus `quiet` never overflows.
+        let quiet = min(quietFor.clampedNanoseconds, UInt64.max / 2)
         let outcome = try await core.wait(
             description: "the screen to be stable for \(TerminalSessionError.format(quietFor))",
-            condition: .stable(quietNanoseconds: quiet, registeredUptime: DispatchTime.now().uptimeNanoseconds),
+            condition: .stable(quietNanoseconds: quiet, registeredUptime: MonotonicClock.nanoseconds()),
             timeout: timeout ?? core.defaultTimeout,
             location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         guard case .screen(let screen) = outcome else { preconditionFailure("a stability wait resolved with an exit") }

@@ -1,4 +1,8 @@
+// A framed, full-duplex bridge connection: one I/O thread in poll over the socket and a wake-up
+// pipe, non-blocking sends with a bounded queue, and a task executor on that thread.
+
 import Foundation
+import HarnessSystem
 
 /// A framed, full-duplex connection over one socket, served by one I/O thread.
 ///
@@ -20,7 +24,7 @@ package final class FrameConnection: @unchecked Sendable {
         /// The other side closed the socket (end of stream).
         case peerClosed
         /// A read or write failed.
-        case socketError(SocketError)
+        case socketError(SystemError)
         /// The other side sent bytes that are not valid frames.
         case protocolError(WireError)
 
@@ -58,7 +62,7 @@ package final class FrameConnection: @unchecked Sendable {
     private let onClose: @Sendable (CloseReason) -> Void
     private var started = false
     private var jobs: [UnownedJob] = []
-    private var ioThread: pthread_t?
+    private var ioThread: ThreadIdentity?
 
     /// Wraps a connected socket; takes ownership of `fd`. Call ``start()`` to begin reading.
     package init(
@@ -68,10 +72,10 @@ package final class FrameConnection: @unchecked Sendable {
         threadName: String,
         onMessage: @escaping @Sendable (BridgeMessage) -> Void,
         onClose: @escaping @Sendable (CloseReason) -> Void
-    ) throws(SocketError) {
+    ) throws(SystemError) {
         let pipe: (read: Int32, write: Int32)
-        do { pipe = try WirePosix.makePipe() } catch {
-            WirePosix.closeDescriptor(fd)
+        do { pipe = try Posix.makeWakeUpPipe() } catch {
+            Posix.closeIgnoringErrors(fd)
             throw error
         }
         self.fd = fd
@@ -116,7 +120,7 @@ package final class FrameConnection: @unchecked Sendable {
         if pending.isEmpty {
             let sent: Int
             do {
-                sent = try WirePosix.sendNonBlocking(fd, frame)
+                sent = try Posix.send(fd, bytes: frame, nonBlocking: true) ?? 0
             } catch {
                 requestCloseLocked(.socketError(error), flush: false)
                 return .closed
@@ -125,7 +129,7 @@ package final class FrameConnection: @unchecked Sendable {
             pending.append(frame)
             pendingOffset = sent
             pendingBytes = frame.count - sent
-            WirePosix.wake(wakeWrite)
+            Posix.wake(wakeWrite)
             return .queued
         }
         guard pendingBytes + frame.count <= maxQueuedBytes else {
@@ -152,7 +156,7 @@ package final class FrameConnection: @unchecked Sendable {
         case .open, .closingAfterFlush:
             if closeReason == nil { closeReason = reason }
             state = flush && state == .open ? .closingAfterFlush : .closing
-            WirePosix.wake(wakeWrite)
+            Posix.wake(wakeWrite)
         case .closing, .closed:
             break
         }
@@ -161,7 +165,7 @@ package final class FrameConnection: @unchecked Sendable {
     // MARK: - I/O thread
 
     private func run() {
-        lock.withLock { ioThread = pthread_self() }
+        lock.withLock { ioThread = .current }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         loop: while true {
             runJobs()
@@ -172,20 +176,19 @@ package final class FrameConnection: @unchecked Sendable {
             lock.unlock()
             if current == .closing || (current == .closingAfterFlush && !wantsWrite) { break }
 
-            let ready: [Int16]
+            let ready: [Posix.PollEvents]
             do {
-                let events = WirePosix.pollIn | (wantsWrite ? WirePosix.pollOut : 0)
-                ready = try WirePosix.waitForEvents(
-                    [(fd, events), (wakeRead, WirePosix.pollIn)], timeoutMilliseconds: hasJobs ? 0 : -1)
+                let events: Posix.PollEvents = wantsWrite ? [.readable, .writable] : .readable
+                ready = try Posix.poll([(fd, events), (wakeRead, .readable)], timeoutMilliseconds: hasJobs ? 0 : -1)
             } catch {
                 closeFromIOThread(.socketError(error))
                 break
             }
-            if ready[1] != 0 { WirePosix.drain(wakeRead) }
-            if ready[0] & (WirePosix.pollIn | WirePosix.pollErrors) != 0 {
+            if !ready[1].isEmpty { Posix.drain(wakeRead) }
+            if !ready[0].isDisjoint(with: Posix.PollEvents.failures.union(.readable)) {
                 if !readAvailable(into: &buffer) { break loop }
             }
-            if ready[0] & WirePosix.pollOut != 0 { flushPending() }
+            if ready[0].contains(.writable) { flushPending() }
         }
         finish()
     }
@@ -195,7 +198,7 @@ package final class FrameConnection: @unchecked Sendable {
         while true {
             let count: Int?
             do {
-                count = try WirePosix.receiveNonBlocking(fd, into: &buffer)
+                count = try Posix.receive(fd, into: &buffer, nonBlocking: true)
             } catch {
                 closeFromIOThread(.socketError(error))
                 return false
@@ -229,7 +232,7 @@ package final class FrameConnection: @unchecked Sendable {
         while let first = pending.first {
             let sent: Int
             do {
-                sent = try WirePosix.sendNonBlocking(fd, first, from: pendingOffset)
+                sent = try Posix.send(fd, bytes: first, from: pendingOffset, nonBlocking: true) ?? 0
             } catch {
                 requestCloseLocked(.socketError(error), flush: false)
                 return
@@ -258,9 +261,9 @@ package final class FrameConnection: @unchecked Sendable {
         jobs.removeAll()
         lock.unlock()
         for job in leftover { runElsewhere(job) }
-        WirePosix.closeDescriptor(fd)
-        WirePosix.closeDescriptor(wakeRead)
-        WirePosix.closeDescriptor(wakeWrite)
+        Posix.closeIgnoringErrors(fd)
+        Posix.closeIgnoringErrors(wakeRead)
+        Posix.closeIgnoringErrors(wakeWrite)
         onClose(reason)
     }
 
@@ -289,7 +292,7 @@ package final class FrameConnection: @unchecked Sendable {
     /// Whether the caller runs on this connection's I/O thread.
     package var isIOThread: Bool { lock.withLock { isIOThreadLocked } }
 
-    private var isIOThreadLocked: Bool { ioThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    private var isIOThreadLocked: Bool { ioThread?.isCurrent ?? false }
 
     /// Takes a job of a task that prefers this connection.
     private func enqueueJob(_ job: UnownedJob) {
@@ -301,7 +304,7 @@ package final class FrameConnection: @unchecked Sendable {
         }
         jobs.append(job)
         // Woken under the lock: `finish` closes the pipe only after marking the connection closed.
-        if !isIOThreadLocked { WirePosix.wake(wakeWrite) }
+        if !isIOThreadLocked { Posix.wake(wakeWrite) }
         lock.unlock()
     }
 }
