@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 
 extension Duration {
     /// Whole nanoseconds, 0 for negative durations and `UInt64.max` beyond it.
@@ -48,6 +49,13 @@ extension Duration {
     package var timevalValue: timeval {
         let microseconds = clampedNanoseconds / 1000
         return .init(tv_sec: Int(clamping: microseconds / 1_000_000), tv_usec: .init(microseconds % 1_000_000))
+    }
+
+    /// The interval a Dispatch timer takes: whole nanoseconds (negative durations become zero),
+    /// `.never` beyond `Int.max` nanoseconds.
+    package var dispatchInterval: DispatchTimeInterval {
+        let nanoseconds = clampedNanoseconds
+        return nanoseconds > UInt64(Int.max) ? .never : .nanoseconds(Int(nanoseconds))
     }
 
     /// The time between two `MonotonicClock` readings (zero when `end` is before `start`).

@@ -48,6 +48,12 @@ import Testing
         #expect(Duration.seconds(-2).seconds == 0)
     }
 
+    @Test func dispatchIntervals() {
+        #expect(Duration.milliseconds(5).dispatchInterval == .nanoseconds(5_000_000))
+        #expect(Duration.seconds(-1).dispatchInterval == .nanoseconds(0))
+        #expect(Duration.seconds(Int64.max).dispatchInterval == .never)
+    }
+
     @Test func timespecAndTimeval() {
         let spec = Duration.milliseconds(2_250).timespecValue
         #expect(spec.tv_sec == 2)
