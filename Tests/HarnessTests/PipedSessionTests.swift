@@ -257,7 +257,7 @@ import HarnessSystem
         var pids: [Int32] = []
         func remember(_ session: PipedSession) {
             let core = session.core
-            for fd in [core.outputFD, core.errorFD, core.wakeUpRead, core.wakeUpWrite, core.inputFD] where fd >= 0 {
+            for fd in [core.outputFD, core.errorFD, core.inputFD] + core.loop.wakeUpDescriptors where fd >= 0 {
                 if let target = Posix.descriptorTarget(fd), target.hasPrefix("pipe:") { pipes.insert(target) }
             }
             pids.append(session.pid)

@@ -164,8 +164,7 @@ public final class PipedSession: Sendable {
             ownEnds.append(error.read)
             try Posix.setNonBlocking(output.read)
             try Posix.setNonBlocking(error.read)
-            let wakeUp = try Posix.makeWakeUpPipe()
-            ownEnds += [wakeUp.read, wakeUp.write]
+            let loop = try ReadinessLoop()
 
             let pid = try Posix.spawnWithPipes(
                 path: path, arguments: [configuration.executable] + configuration.arguments,
@@ -173,7 +172,7 @@ public final class PipedSession: Sendable {
                 standardInput: standardInput, standardOutput: output.write, standardError: error.write)
             let core = PipedSessionCore(
                 pid: pid, executable: path, input: input, inputFD: inputWriter,
-                outputFD: output.read, errorFD: error.read, wakeUp: wakeUp,
+                outputFD: output.read, errorFD: error.read, loop: loop,
                 defaultTimeout: configuration.defaultTimeout, onOutput: configuration.onOutput)
             core.start()
             return PipedSession(core: core, configuration: configuration, executablePath: path)

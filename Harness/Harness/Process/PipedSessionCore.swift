@@ -21,8 +21,8 @@ final class PipedSessionCore: @unchecked Sendable {
     /// file or `/dev/null`. Owned by the I/O thread, which closes it once the input is written.
     let inputFD: Int32
     private let input: Data
-    let wakeUpRead: Int32
-    let wakeUpWrite: Int32
+    /// The I/O thread: polls the pipes and wakes up when a stop is requested.
+    let loop: ReadinessLoop
     /// Called on the I/O thread with each chunk (``PipedSession/Configuration/onOutput``).
     private let onOutput: (@Sendable (PipedSession.Stream, [UInt8]) -> Void)?
 
@@ -56,7 +56,7 @@ final class PipedSessionCore: @unchecked Sendable {
 
     init(
         pid: Int32, executable: String, input: Data, inputFD: Int32, outputFD: Int32, errorFD: Int32,
-        wakeUp: (read: Int32, write: Int32), defaultTimeout: Duration,
+        loop: ReadinessLoop, defaultTimeout: Duration,
         onOutput: (@Sendable (PipedSession.Stream, [UInt8]) -> Void)? = nil
     ) {
         self.onOutput = onOutput
@@ -66,20 +66,16 @@ final class PipedSessionCore: @unchecked Sendable {
         self.inputFD = inputFD
         self.outputFD = outputFD
         self.errorFD = errorFD
-        self.wakeUpRead = wakeUp.read
-        self.wakeUpWrite = wakeUp.write
+        self.loop = loop
         self.defaultTimeout = defaultTimeout
     }
 
     /// Starts the I/O and reaper threads.
     func start() {
-        let reader = Thread { [self] in runIO() }
-        reader.name = "PipedSession.io(\(pid))"
-        reader.stackSize = 512 << 10
         let reaper = Thread { [self] in runReaper() }
         reaper.name = "PipedSession.reaper(\(pid))"
         reaper.stackSize = 256 << 10
-        reader.start()
+        loop.start(name: "PipedSession.io(\(pid))", stackSize: 512 << 10) { [self] _ in runIO() }
         reaper.start()
     }
 
@@ -126,20 +122,17 @@ final class PipedSessionCore: @unchecked Sendable {
             // Once the program exited and its outputs ended, unread input has no reader left.
             if !outputOpen, !errorOpen, !inputOpen || reaped { break }
 
-            var requests: [(fd: Int32, events: Posix.PollEvents)] = [(wakeUpRead, .readable)]
+            var requests: [(fd: Int32, events: Posix.PollEvents)] = []
             if outputOpen { requests.append((outputFD, .readable)) }
             if errorOpen { requests.append((errorFD, .readable)) }
             if inputOpen { requests.append((inputFD, .writable)) }
             let events: [Posix.PollEvents]
             do {
-                events = try Posix.poll(requests, timeoutMilliseconds: -1)
+                events = try loop.wait(requests, timeoutMilliseconds: -1)
             } catch {
                 break  // cannot happen with valid descriptors; leave rather than spin
             }
-            var index = 1
-            if !events[0].isEmpty {
-                Posix.drain(wakeUpRead)
-            }
+            var index = 0
             let ready = Posix.PollEvents.failures.union(.readable)
             if outputOpen {
                 if !events[index].intersection(ready).isEmpty, read(outputFD, buffer, maximumReads: 16) {
@@ -210,7 +203,7 @@ final class PipedSessionCore: @unchecked Sendable {
 
     private func wakeIOLocked() {
         guard !isClosed else { return }
-        Posix.wake(wakeUpWrite)
+        loop.wake()
     }
 
     // MARK: - Reaper thread
@@ -376,8 +369,7 @@ final class PipedSessionCore: @unchecked Sendable {
         isClosed = true
         Posix.closeIgnoringErrors(outputFD)
         Posix.closeIgnoringErrors(errorFD)
-        Posix.closeIgnoringErrors(wakeUpRead)
-        Posix.closeIgnoringErrors(wakeUpWrite)
+        loop.close()
         condition.unlock()
 
         publishIfComplete(force: true)

@@ -13,8 +13,8 @@ final class SessionCore: @unchecked Sendable {
 
     let pid: Int32
     let master: Int32
-    let wakeUpRead: Int32
-    let wakeUpWrite: Int32
+    /// The reader thread: polls the master and wakes up when input is queued or a stop requested.
+    let loop: ReadinessLoop
     let defaultTimeout: Duration
     let executable: String
     /// `MonotonicClock.nanoseconds()` at launch: the origin of recording times.
@@ -68,13 +68,12 @@ final class SessionCore: @unchecked Sendable {
     private var terminatedStatus: ExitStatus?
 
     init(
-        pid: Int32, master: Int32, wakeUp: (read: Int32, write: Int32),
+        pid: Int32, master: Int32, loop: ReadinessLoop,
         configuration: TerminalSession.Configuration, executable: String, term: String?
     ) {
         self.pid = pid
         self.master = master
-        self.wakeUpRead = wakeUp.read
-        self.wakeUpWrite = wakeUp.write
+        self.loop = loop
         self.defaultTimeout = configuration.defaultTimeout
         self.onOutput = configuration.onOutput
         self.executable = executable
@@ -93,13 +92,10 @@ final class SessionCore: @unchecked Sendable {
 
     /// Starts the reader and reaper threads.
     func start() {
-        let reader = Thread { [self] in runReader() }
-        reader.name = "TerminalSession.reader(\(pid))"
-        reader.stackSize = 1 << 20
         let reaper = Thread { [self] in runReaper() }
         reaper.name = "TerminalSession.reaper(\(pid))"
         reaper.stackSize = 256 << 10
-        reader.start()
+        loop.start(name: "TerminalSession.reader(\(pid))", stackSize: 1 << 20) { [self] _ in runReader() }
         reaper.start()
     }
 
@@ -207,7 +203,7 @@ final class SessionCore: @unchecked Sendable {
 
     private func wakeReaderLocked() {
         guard !isClosed else { return }
-        Posix.wake(wakeUpWrite)
+        loop.wake()
     }
 
     // MARK: - Resize
@@ -247,19 +243,16 @@ final class SessionCore: @unchecked Sendable {
         while true {
             let (wantsWrite, stop) = withLock { (!outgoing.isEmpty, stopRequested) }
             if stop { break }
-            var requests: [(fd: Int32, events: Posix.PollEvents)] = [(wakeUpRead, .readable)]
+            var requests: [(fd: Int32, events: Posix.PollEvents)] = []
             if !masterAtEnd { requests.append((master, wantsWrite ? [.readable, .writable] : .readable)) }
             let events: [Posix.PollEvents]
             do {
-                events = try Posix.poll(requests, timeoutMilliseconds: -1)
+                events = try loop.wait(requests, timeoutMilliseconds: -1)
             } catch {
                 break  // cannot happen with valid descriptors; leave rather than spin
             }
-            if !events[0].isEmpty {
-                Posix.drain(wakeUpRead)
-            }
             if !masterAtEnd {
-                let masterEvents = events[1]
+                let masterEvents = events[0]
                 if !masterEvents.intersection([.readable, .hangUp, .error, .invalid]).isEmpty {
                     masterAtEnd = readAvailable(buffer, maximumReads: 16)
                 }
@@ -447,8 +440,7 @@ final class SessionCore: @unchecked Sendable {
         withLock {
             isClosed = true
             Posix.closeIgnoringErrors(master)
-            Posix.closeIgnoringErrors(wakeUpRead)
-            Posix.closeIgnoringErrors(wakeUpWrite)
+            loop.close()
         }
         // Pending waits were resolved by the exit; the timer has nothing left to do.
         withLock {

@@ -56,19 +56,18 @@ public final class TerminalSession: Sendable {
 
         do {
             let pty = try Posix.openPseudoTerminal(cols: size.cols, rows: size.rows)
-            let wakeUp: (read: Int32, write: Int32)
+            let loop: ReadinessLoop
             let pid: Int32
             do {
                 defer { Posix.closeIgnoringErrors(pty.slave) }
                 try Posix.setNonBlocking(pty.master)
-                wakeUp = try Posix.makeWakeUpPipe()
+                loop = try ReadinessLoop()
                 do {
                     pid = try Posix.spawnInPseudoTerminal(
                         path: path, arguments: [configuration.executable] + configuration.arguments,
                         environment: environment, workingDirectory: configuration.workingDirectory, slave: pty.slave)
                 } catch {
-                    Posix.closeIgnoringErrors(wakeUp.read)
-                    Posix.closeIgnoringErrors(wakeUp.write)
+                    loop.close()
                     throw error
                 }
             } catch {
@@ -76,7 +75,7 @@ public final class TerminalSession: Sendable {
                 throw error
             }
             let core = SessionCore(
-                pid: pid, master: pty.master, wakeUp: wakeUp,
+                pid: pid, master: pty.master, loop: loop,
                 configuration: configuration, executable: path, term: term)
             core.start()
             return TerminalSession(core: core, configuration: configuration, executablePath: path)

@@ -46,8 +46,8 @@ package final class FrameConnection: @unchecked Sendable {
     private enum State { case open, closingAfterFlush, closing, closed }
 
     private let fd: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// The I/O thread: polls the socket and wakes up for queued frames, jobs and closes.
+    private let loop: ReadinessLoop
     private let lock = NSLock()
     private var state = State.open
     private var closeReason: CloseReason?
@@ -62,7 +62,6 @@ package final class FrameConnection: @unchecked Sendable {
     private let onClose: @Sendable (CloseReason) -> Void
     private var started = false
     private var jobs: [UnownedJob] = []
-    private var ioThread: ThreadIdentity?
 
     /// Wraps a connected socket; takes ownership of `fd`. Call ``start()`` to begin reading.
     package init(
@@ -73,14 +72,11 @@ package final class FrameConnection: @unchecked Sendable {
         onMessage: @escaping @Sendable (BridgeMessage) -> Void,
         onClose: @escaping @Sendable (CloseReason) -> Void
     ) throws(SystemError) {
-        let pipe: (read: Int32, write: Int32)
-        do { pipe = try Posix.makeWakeUpPipe() } catch {
+        do { loop = try ReadinessLoop() } catch {
             Posix.closeIgnoringErrors(fd)
             throw error
         }
         self.fd = fd
-        self.wakeRead = pipe.read
-        self.wakeWrite = pipe.write
         self.decoder = decoder
         self.maxQueuedBytes = maxQueuedBytes
         self.threadName = threadName
@@ -94,9 +90,7 @@ package final class FrameConnection: @unchecked Sendable {
         guard !started else { lock.unlock(); return }
         started = true
         lock.unlock()
-        let thread = Thread { [self] in run() }
-        thread.name = threadName
-        thread.start()
+        loop.start(name: threadName) { [self] _ in run() }
     }
 
     /// The number of frames dropped because the queue was full.
@@ -129,7 +123,7 @@ package final class FrameConnection: @unchecked Sendable {
             pending.append(frame)
             pendingOffset = sent
             pendingBytes = frame.count - sent
-            Posix.wake(wakeWrite)
+            loop.wake()
             return .queued
         }
         guard pendingBytes + frame.count <= maxQueuedBytes else {
@@ -156,7 +150,7 @@ package final class FrameConnection: @unchecked Sendable {
         case .open, .closingAfterFlush:
             if closeReason == nil { closeReason = reason }
             state = flush && state == .open ? .closingAfterFlush : .closing
-            Posix.wake(wakeWrite)
+            loop.wake()
         case .closing, .closed:
             break
         }
@@ -165,9 +159,8 @@ package final class FrameConnection: @unchecked Sendable {
     // MARK: - I/O thread
 
     private func run() {
-        lock.withLock { ioThread = .current }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        loop: while true {
+        reading: while true {
             runJobs()
             lock.lock()
             let current = state
@@ -179,14 +172,13 @@ package final class FrameConnection: @unchecked Sendable {
             let ready: [Posix.PollEvents]
             do {
                 let events: Posix.PollEvents = wantsWrite ? [.readable, .writable] : .readable
-                ready = try Posix.poll([(fd, events), (wakeRead, .readable)], timeoutMilliseconds: hasJobs ? 0 : -1)
+                ready = try loop.wait([(fd, events)], timeoutMilliseconds: hasJobs ? 0 : -1)
             } catch {
                 closeFromIOThread(.socketError(error))
                 break
             }
-            if !ready[1].isEmpty { Posix.drain(wakeRead) }
             if !ready[0].isDisjoint(with: Posix.PollEvents.failures.union(.readable)) {
-                if !readAvailable(into: &buffer) { break loop }
+                if !readAvailable(into: &buffer) { break reading }
             }
             if ready[0].contains(.writable) { flushPending() }
         }
@@ -262,8 +254,7 @@ package final class FrameConnection: @unchecked Sendable {
         lock.unlock()
         for job in leftover { runElsewhere(job) }
         Posix.closeIgnoringErrors(fd)
-        Posix.closeIgnoringErrors(wakeRead)
-        Posix.closeIgnoringErrors(wakeWrite)
+        loop.close()
         onClose(reason)
     }
 
@@ -290,9 +281,7 @@ package final class FrameConnection: @unchecked Sendable {
     }
 
     /// Whether the caller runs on this connection's I/O thread.
-    package var isIOThread: Bool { lock.withLock { isIOThreadLocked } }
-
-    private var isIOThreadLocked: Bool { ioThread?.isCurrent ?? false }
+    package var isIOThread: Bool { loop.isLoopThread }
 
     /// Takes a job of a task that prefers this connection.
     private func enqueueJob(_ job: UnownedJob) {
@@ -303,9 +292,10 @@ package final class FrameConnection: @unchecked Sendable {
             return
         }
         jobs.append(job)
-        // Woken under the lock: `finish` closes the pipe only after marking the connection closed.
-        if !isIOThreadLocked { Posix.wake(wakeWrite) }
         lock.unlock()
+        // The I/O thread runs the job before it next waits; any other thread wakes it. (A wake
+        // after `finish` closed the loop does nothing.)
+        if !loop.isLoopThread { loop.wake() }
     }
 }
 

@@ -1,7 +1,6 @@
 // The bridge's listening socket: one thread that waits in poll for the app's one connection or
 // for `close()`, so a busy Dispatch pool cannot delay the handshake.
 
-import Foundation
 import HarnessSystem
 import Synchronization
 
@@ -17,23 +16,19 @@ package final class UnixListener: Sendable {
     }
 
     private let listenFD: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let loop: ReadinessLoop
     private let path: String
     private let state = Mutex(State())
 
     /// Listens at `path` (which must not exist).
     package init(path: String) throws(SystemError) {
         let fd = try UnixSocket.listen(path: path)
-        let pipe: (read: Int32, write: Int32)
-        do { pipe = try Posix.makeWakeUpPipe() } catch {
+        do { loop = try ReadinessLoop() } catch {
             Posix.closeIgnoringErrors(fd)
             Posix.removeFile(path)
             throw error
         }
         self.listenFD = fd
-        self.wakeRead = pipe.read
-        self.wakeWrite = pipe.write
         self.path = path
     }
 
@@ -46,12 +41,12 @@ package final class UnixListener: Sendable {
             return true
         }
         guard mayStart else { return }
-        let thread = Thread { [self] in
+        loop.start(name: threadName) { [self] loop in
             var result: Result<Int32, SystemError>?
             while result == nil {
                 do throws(SystemError) {
-                    let ready = try Posix.poll([(listenFD, .readable), (wakeRead, .readable)], timeoutMilliseconds: -1)
-                    if !ready[1].isEmpty { break }  // closed
+                    let ready = try loop.wait([(listenFD, .readable)], timeoutMilliseconds: -1)
+                    if state.withLock({ $0.closed }) { break }  // `close()` wins over a pending client
                     if !ready[0].isEmpty, let fd = try UnixSocket.accept(listenFD) { result = .success(fd) }
                 } catch {
                     result = .failure(error)
@@ -60,8 +55,6 @@ package final class UnixListener: Sendable {
             closeDescriptors()
             if let result { onAccept(result) }
         }
-        thread.name = threadName
-        thread.start()
     }
 
     /// Stops listening; idempotent.
@@ -72,7 +65,7 @@ package final class UnixListener: Sendable {
         }
         guard !wasClosed else { return }
         if threadOwnsDescriptors {
-            Posix.wake(wakeWrite)
+            loop.wake()
         } else {
             closeDescriptors()
         }
@@ -84,12 +77,7 @@ package final class UnixListener: Sendable {
             state.descriptorsClosed = true
             Posix.closeIgnoringErrors(listenFD)
             Posix.removeFile(path)
-            // The wake pipe stays open until deinit so a late `close()` never writes to a reused descriptor.
         }
-    }
-
-    deinit {
-        Posix.closeIgnoringErrors(wakeRead)
-        Posix.closeIgnoringErrors(wakeWrite)
+        loop.close()
     }
 }

@@ -21,8 +21,8 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private let listener: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// The loop thread: polls the listener and the connections, woken by `submit`.
+    private let loop: ReadinessLoop
     private let mailbox = Mutex(Mailbox())
     private let finished = DispatchSemaphore(value: 0)
     private let limits: HTTPRequestParser.Limits
@@ -39,14 +39,11 @@ final class EventLoop: @unchecked Sendable {
     private var accepting = true
     private var running = true
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-    private let loopThread = Mutex<ThreadIdentity?>(nil)
 
     /// Takes ownership of a listening, non-blocking socket.
     init(listener: Int32, handler: RequestHandling, limits: HTTPRequestParser.Limits, lingerTimeout: Duration) throws(SystemError) {
-        let pipe = try Posix.makeWakeUpPipe()
+        self.loop = try ReadinessLoop()
         self.listener = listener
-        self.wakeRead = pipe.read
-        self.wakeWrite = pipe.write
         self.handler = handler
         self.limits = limits
         self.lingerNanoseconds = lingerTimeout.clampedNanoseconds
@@ -54,13 +51,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Starts the loop thread.
     func start(name: String) {
-        let thread = Thread { [self] in
-            loopThread.withLock { $0 = .current }
-            run()
-        }
-        thread.name = name
-        thread.stackSize = 1 << 20
-        thread.start()
+        loop.start(name: name, stackSize: 1 << 20) { [self] _ in run() }
     }
 
     /// Queues a command for the loop; ignored once the loop has finished.
@@ -68,7 +59,7 @@ final class EventLoop: @unchecked Sendable {
         mailbox.withLock { mailbox in
             guard !mailbox.isClosed else { return }
             mailbox.commands.append(command)
-            Posix.wake(wakeWrite)
+            loop.wake()
         }
     }
 
@@ -76,8 +67,7 @@ final class EventLoop: @unchecked Sendable {
     /// (unless called on the loop thread itself, which only requests the stop).
     func stopAndWait() {
         submit(.stop)
-        let onLoopThread = loopThread.withLock { $0?.isCurrent ?? false }
-        if !onLoopThread {
+        if !loop.isLoopThread {
             finished.wait()
             finished.signal()  // Later callers return at once too.
         }
@@ -91,7 +81,6 @@ final class EventLoop: @unchecked Sendable {
         while running {
             pollSet.removeAll(keepingCapacity: true)
             polled.removeAll(keepingCapacity: true)
-            pollSet.append(Posix.pollDescriptor(fd: wakeRead, events: .readable))
             pollSet.append(Posix.pollDescriptor(fd: accepting ? listener : -1, events: .readable))
             for connection in connections.values {
                 var events: Posix.PollEvents = []
@@ -100,33 +89,31 @@ final class EventLoop: @unchecked Sendable {
                 pollSet.append(Posix.pollDescriptor(fd: connection.fd, events: events))
                 polled.append(connection)
             }
-            let ready: Int
+            let woken: Bool
             do {
-                ready = try Posix.poll(&pollSet, timeoutMilliseconds: pollTimeout())
+                woken = try loop.wait(&pollSet, timeoutMilliseconds: pollTimeout())
             } catch {
                 // EINVAL/ENOMEM: nothing sensible to do but stop serving. (EINTR is retried.)
                 break
             }
-            if ready > 0 {
-                if !pollSet[0].returnedEvents.isEmpty { drainWakePipe() }
-                if !pollSet[1].returnedEvents.isEmpty { acceptConnections() }
-                for (index, connection) in polled.enumerated() {
-                    let returned = pollSet[index + 2].returnedEvents
-                    guard !returned.isEmpty, connection.phase != .closed else { continue }
-                    let failed = !returned.isDisjoint(with: .failures)
-                    if returned.contains(.writable) || failed && connection.hasPendingOutput {
-                        flush(connection)
-                    }
-                    if connection.phase != .closed && (returned.contains(.readable) || failed) {
-                        if connection.peerClosed && failed {
-                            // Hang-up or error after EOF: nobody is left to talk to (and poll would spin).
-                            close(connection)
-                            continue
-                        }
-                        readAvailable(connection)
-                    }
-                    if connection.phase != .closed { drive(connection) }
+            if woken { runCommands() }
+            if !pollSet[0].returnedEvents.isEmpty { acceptConnections() }
+            for (index, connection) in polled.enumerated() {
+                let returned = pollSet[index + 1].returnedEvents
+                guard !returned.isEmpty, connection.phase != .closed else { continue }
+                let failed = !returned.isDisjoint(with: .failures)
+                if returned.contains(.writable) || failed && connection.hasPendingOutput {
+                    flush(connection)
                 }
+                if connection.phase != .closed && (returned.contains(.readable) || failed) {
+                    if connection.peerClosed && failed {
+                        // Hang-up or error after EOF: nobody is left to talk to (and poll would spin).
+                        close(connection)
+                        continue
+                    }
+                    readAvailable(connection)
+                }
+                if connection.phase != .closed { drive(connection) }
             }
             fireTimers()
         }
@@ -153,8 +140,7 @@ final class EventLoop: @unchecked Sendable {
         return min(60_000, MonotonicClock.milliseconds(until: earliest))
     }
 
-    private func drainWakePipe() {
-        Posix.drain(wakeRead)
+    private func runCommands() {
         let commands = mailbox.withLock { mailbox -> [Command] in
             defer { mailbox.commands.removeAll() }
             return mailbox.commands
@@ -239,8 +225,7 @@ final class EventLoop: @unchecked Sendable {
         }
         connections.removeAll()
         Posix.closeIgnoringErrors(listener)
-        Posix.closeIgnoringErrors(wakeRead)
-        Posix.closeIgnoringErrors(wakeWrite)
+        loop.close()
         handler = nil
         finished.signal()
     }
