@@ -45,7 +45,7 @@ extension Duration {
         return .init(tv_sec: Int(clamping: nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
     }
 
-    /// The duration as a `timeval` (negative durations become zero), for `SO_RCVTIMEO`.
+    /// The duration as a `timeval` (negative durations become zero), for socket timeouts and `select`.
     package var timevalValue: timeval {
         let microseconds = clampedNanoseconds / 1000
         return .init(tv_sec: Int(clamping: microseconds / 1_000_000), tv_usec: .init(microseconds % 1_000_000))

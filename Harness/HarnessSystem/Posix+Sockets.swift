@@ -125,12 +125,6 @@ extension Posix {
         _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
 
-    /// Sets the receive timeout of a blocking socket (`SO_RCVTIMEO`).
-    package static func setReceiveTimeout(_ fd: Int32, _ timeout: Duration) {
-        var value = timeout.timevalValue
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
-    }
-
     // MARK: - TCP addresses
 
     /// Whether `host` is a numeric address of `family`.

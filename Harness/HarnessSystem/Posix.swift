@@ -59,19 +59,12 @@ package enum Posix {
         errno == EAGAIN || errno == EWOULDBLOCK
     }
 
-    /// The calling thread's `errno`.
-    package static var currentErrno: Int32 { errno }
-
     // MARK: - Errno values callers test
 
-    /// `ECONNRESET`: the peer reset the connection.
-    package static let connectionReset: Int32 = ECONNRESET
     /// `EMFILE`: this process is out of descriptors.
     package static let tooManyFiles: Int32 = EMFILE
     /// `ENFILE`: the system is out of descriptors.
     package static let tooManyFilesInSystem: Int32 = ENFILE
-    /// `EPIPE`: the reader of a pipe or socket is gone.
-    package static let brokenPipe: Int32 = EPIPE
 }
 
 // The libc functions whose names the wrappers shadow, for the other files of the module.
