@@ -22,30 +22,32 @@ let package = Package(
         .target(name: "TodoCore", path: "Sources/TodoCore"),
         .executableTarget(name: "todo", dependencies: ["TodoCore", "HarnessHost"], path: "Sources/todo"),
 
+        // The system layer (not a product): every libc call of the harness, the wire and the stubs.
+        .target(name: "CHarnessSystem", path: "Harness/CHarnessSystem"),
+        .target(name: "HarnessSystem", dependencies: ["CHarnessSystem"], path: "Harness/HarnessSystem"),
+
         // The test side.
         .target(name: "TerminalEmulator", path: "Harness/TerminalEmulator"),
-        .target(name: "CHarnessShims", path: "Harness/CHarnessShims"),
-        .target(name: "HarnessWire", path: "Harness/HarnessWire"),
-        .target(name: "HarnessHost", dependencies: ["HarnessWire"], path: "Harness/HarnessHost"),
+        .target(name: "HarnessWire", dependencies: ["HarnessSystem"], path: "Harness/HarnessWire"),
+        .target(name: "HarnessHost", dependencies: ["HarnessSystem", "HarnessWire"], path: "Harness/HarnessHost"),
         // The library split by role (docs/ARCHITECTURE.md): HarnessCore drives sessions and links
         // no test framework; Harness adds the assertions that report through Swift Testing and
         // XCTest (and re-exports the core, so tests need only `import Harness`); HarnessFlows is
         // the flow language, its runner and the reports, for the CLI.
-        .target(name: "HarnessCore", dependencies: ["CHarnessShims", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessCore"),
+        .target(name: "HarnessCore", dependencies: ["HarnessSystem", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessCore"),
         .target(name: "Harness", dependencies: ["HarnessCore", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
-        .target(name: "HarnessFlows", dependencies: ["HarnessCore", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessFlows"),
+        .target(name: "HarnessFlows", dependencies: ["HarnessCore", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessFlows"),
         // `todo` is listed so that `swift run harness run Tests/Flows` builds the app the bundled
         // flows drive (SwiftPM builds an executable dependency without linking its code).
         .executableTarget(
             name: "harness",
-            dependencies: ["HarnessFlows", "HarnessCore", "TerminalEmulator", "todo"],
+            dependencies: ["HarnessFlows", "HarnessCore", "HarnessSystem", "TerminalEmulator", "todo"],
             path: "Harness/harness-cli"
         ),
 
         // Doubles for the outside world.
-        .target(name: "StubsCShims", path: "Stubs/StubsCShims"),
-        .target(name: "Stubs", dependencies: ["StubsCShims"], path: "Stubs/Stubs"),
-        .executableTarget(name: "stub-server", dependencies: ["Stubs"], path: "Stubs/stub-server"),
+        .target(name: "Stubs", dependencies: ["HarnessSystem"], path: "Stubs/Stubs"),
+        .executableTarget(name: "stub-server", dependencies: ["Stubs", "HarnessSystem"], path: "Stubs/stub-server"),
 
         // Benchmarks: programs that print figures next to their peers' (see docs/PERFORMANCE.md).
         .executableTarget(
@@ -56,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LatencyBenchmark",
-            dependencies: ["HarnessCore", "CHarnessShims", "TerminalEmulator"],
+            dependencies: ["HarnessCore", "HarnessSystem", "TerminalEmulator"],
             path: "Benchmarks/LatencyBenchmark"
         ),
 
@@ -99,7 +101,8 @@ let package = Package(
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness", "TestSupport"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness", "TestSupport"]),
         .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], exclude: ["Fixtures"]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness", "HarnessCore", "TestSupport"]),
+        .testTarget(name: "HarnessSystemTests", dependencies: ["HarnessSystem"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "HarnessCore", "HarnessSystem", "TestSupport"]),
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "HarnessCore", "TerminalEmulator", "TestSupport"], exclude: ["__Snapshots__"]),
         .testTarget(name: "FlowTests", dependencies: ["HarnessFlows", "HarnessCore", "Harness", "TestSupport"]),
         .testTarget(name: "HarnessCLITests", dependencies: ["HarnessFlows", "Harness", "Stubs", "harness", "TestSupport"]),
@@ -111,7 +114,7 @@ let package = Package(
             dependencies: ["Harness", "Stubs", "TodoCore", "todo"],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness", "HarnessSystem", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

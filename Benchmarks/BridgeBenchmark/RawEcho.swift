@@ -23,7 +23,8 @@ final class RawEcho: @unchecked Sendable {
         client = try UnixSocket.connect(path: path)
         var pollDescriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         _ = poll(&pollDescriptor, 1, 5000)
-        server = try UnixSocket.accept(listener)
+        guard let accepted = try UnixSocket.accept(listener) else { throw SocketError(operation: "accept", errno: EAGAIN) }
+        server = accepted
         UnixSocket.close(listener)
         let serverFD = server
         let thread = Thread {

@@ -1,12 +1,13 @@
 // The baseline: the same echo program on a bare pty, driven with write(2) and poll(2)/read(2)
-// directly. All libc calls of the benchmark live in this file.
+// directly (the measured path stays raw libc on purpose; the pty and the spawn come from
+// HarnessSystem, as the session's do). All libc calls of the benchmark live in this file.
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CHarnessShims
+import HarnessSystem
 
 /// A program on a bare pseudo-terminal: write a byte, wait for its echo.
 final class RawPseudoTerminalEcho {
@@ -15,19 +16,19 @@ final class RawPseudoTerminalEcho {
 
     /// Starts `/bin/sh -c script` on a fresh 80x24 pty.
     init(script: String) throws {
-        var master: Int32 = -1
-        var slave: Int32 = -1
-        var failed: UnsafePointer<CChar>? = nil
-        guard harness_open_pty(&master, &slave, 80, 24, &failed) == 0 else { throw BenchmarkError.system("openpty") }
-        let arguments = ["/bin/sh", "-c", script]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), strdup("TERM=xterm-256color"), nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        var step: Int32 = 0
-        let result = harness_spawn_in_pty("/bin/sh", &argv, &envp, nil, slave, &pid, &step)
-        _ = closeDescriptor(slave)
-        guard result == 0 else { _ = closeDescriptor(master); throw BenchmarkError.system("spawn") }
+        let pty: (master: Int32, slave: Int32)
+        do { pty = try Posix.openPseudoTerminal(cols: 80, rows: 24) } catch { throw BenchmarkError.system("openpty") }
+        defer { Posix.closeIgnoringErrors(pty.slave) }
+        let pid: Int32
+        do {
+            pid = try Posix.spawnInPseudoTerminal(
+                path: "/bin/sh", arguments: ["/bin/sh", "-c", script],
+                environment: ["PATH=/usr/bin:/bin", "TERM=xterm-256color"], workingDirectory: nil, slave: pty.slave)
+        } catch {
+            Posix.closeIgnoringErrors(pty.master)
+            throw BenchmarkError.system("spawn")
+        }
+        let master = pty.master
         self.master = master
         self.pid = pid
     }
@@ -75,12 +76,8 @@ final class RawPseudoTerminalEcho {
     }
 }
 
-/// `CLOCK_MONOTONIC` in nanoseconds.
-func monotonicNanoseconds() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-}
+/// The package's monotonic clock in nanoseconds.
+func monotonicNanoseconds() -> UInt64 { MonotonicClock.nanoseconds() }
 
 /// A benchmark step that could not run.
 enum BenchmarkError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSystem
 import HarnessWire
 
 /// The app-side agent of the harness: reads the launch arguments, connects the
@@ -96,7 +97,7 @@ public final class HarnessHost: @unchecked Sendable {
     }
 
     private func connect(path: String, timeout: Duration) throws(HarnessHostError) {
-        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(clamping: timeout.wholeMilliseconds)
         let fd: Int32
         do { fd = try UnixSocket.connect(path: path) } catch { throw .connectFailed(path: path, error) }
         var decoder = FrameDecoder(maxFrameSize: maxFrameSize)

@@ -1,9 +1,10 @@
+import HarnessSystem
 import HarnessWire
 
 /// Why the app's host could not join the harness's bridge. The app carries on without it.
 public enum HarnessHostError: Error, Sendable, CustomStringConvertible {
     /// The socket could not be connected.
-    case connectFailed(path: String, SocketError)
+    case connectFailed(path: String, SystemError)
     /// The hello/welcome exchange failed (timeout, closed, malformed).
     case handshakeFailed(String)
     /// The harness refused the hello (wrong token, version mismatch).

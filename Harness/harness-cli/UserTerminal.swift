@@ -1,96 +1,66 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+// The user's own terminal for `harness record`, on top of HarnessSystem's `Posix`.
+
 import Foundation
+import HarnessSystem
 
 /// The user's own terminal, for `harness record`: its size, raw mode, and plain reads and
-/// writes of its descriptors. The only file of this module that calls libc directly.
+/// writes of its descriptors.
 enum UserTerminal {
-    /// A failed system call.
-    struct SystemError: Error, CustomStringConvertible {
-        var operation: String
-        var code: Int32
-        var description: String { "\(operation): \(String(cString: strerror(code)))" }
-    }
-
     /// The saved settings of a terminal put in raw mode.
-    struct SavedMode: @unchecked Sendable {
-        let descriptor: Int32
-        let settings: termios
-    }
+    typealias SavedMode = Posix.TerminalMode
 
     /// Whether `descriptor` is a terminal.
-    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+    static func isTerminal(_ descriptor: Int32) -> Bool { Posix.isTerminal(descriptor) }
 
     /// The window size of the terminal on `descriptor`, or nil.
     static func size(of descriptor: Int32) -> (columns: Int, rows: Int)? {
-        var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
-        return (Int(size.ws_col), Int(size.ws_row))
+        guard let size = try? Posix.windowSize(descriptor), size.cols > 0, size.rows > 0 else { return nil }
+        return (size.cols, size.rows)
     }
 
     /// Puts the terminal on `descriptor` in raw mode (no echo, no line editing, no signals from
     /// keys, no output processing) and returns the settings to restore.
     static func makeRaw(_ descriptor: Int32) throws -> SavedMode {
-        var settings = termios()
-        guard tcgetattr(descriptor, &settings) == 0 else { throw SystemError(operation: "tcgetattr", code: errno) }
-        let saved = SavedMode(descriptor: descriptor, settings: settings)
-        cfmakeraw(&settings)
-        // TCSANOW, not TCSAFLUSH: keys typed before raw mode are kept and recorded.
-        guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else { throw SystemError(operation: "tcsetattr", code: errno) }
-        return saved
+        try Posix.makeRaw(descriptor)
     }
 
     /// Restores settings saved by ``makeRaw(_:)``.
-    static func restore(_ saved: SavedMode) {
-        var settings = saved.settings
-        _ = tcsetattr(saved.descriptor, TCSADRAIN, &settings)
-    }
+    static func restore(_ saved: SavedMode) { Posix.restore(saved) }
 
-    /// Writes every byte (retrying short writes and EINTR); gives up silently on other errors.
+    /// Writes every byte (retrying short writes); gives up silently on errors.
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
+            let result: Int?
+            do { result = try Posix.write(descriptor, bytes: bytes, from: offset) } catch { return }
+            guard let written = result else {
+                // A non-blocking terminal is full: wait until it takes more.
+                guard (try? Posix.poll([(descriptor, .writable)], timeoutMilliseconds: -1)) != nil else { return }
+                continue
             }
             offset += written
         }
     }
 
     /// A pipe to wake a reader blocked in ``readOrWake(_:wake:)``.
-    static func makePipe() throws -> (read: Int32, write: Int32) {
-        var descriptors: [Int32] = [0, 0]
-        guard pipe(&descriptors) == 0 else { throw SystemError(operation: "pipe", code: errno) }
-        return (descriptors[0], descriptors[1])
-    }
+    static func makePipe() throws -> (read: Int32, write: Int32) { try Posix.makePipe() }
 
     /// Closes a descriptor.
-    static func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
+    static func closeDescriptor(_ descriptor: Int32) { Posix.closeIgnoringErrors(descriptor) }
 
     /// Waits until `descriptor` is readable or `wake` is, then reads: the bytes read, `[]` at
     /// the end of input, nil when woken (or on an error).
     static func readOrWake(_ descriptor: Int32, wake: Int32) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
+            guard let ready = try? Posix.poll([(descriptor, .readable), (wake, .readable)], timeoutMilliseconds: -1) else {
                 return nil
             }
-            if fds[1].revents != 0 { return nil }
-            guard fds[0].revents != 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return nil
-            }
+            if !ready[1].isEmpty { return nil }
+            guard !ready[0].isEmpty else { continue }
+            let result: Int?
+            do { result = try Posix.read(descriptor, into: &buffer) } catch { return nil }
+            guard let count = result else { continue }  // would block: poll again
             return Array(buffer.prefix(count))
         }
     }
@@ -103,5 +73,5 @@ extension UserTerminal {
     static let stopSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
 
     /// Stops the default action of `signal` so a dispatch source can handle it.
-    static func ignoreSignal(_ signalNumber: Int32) { _ = signal(signalNumber, SIG_IGN) }
+    static func ignoreSignal(_ signalNumber: Int32) { Posix.ignoreSignal(signalNumber) }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import HarnessSystem
+import Synchronization
 
 /// An HTTP/1.1 stub server for tests, listening on loopback: WireMock in Swift.
 ///
@@ -55,34 +57,34 @@ public final class StubServer: Sendable {
     public let baseURL: URL
     let core: StubServerCore
     private let loop: EventLoop
-    private let stopped = Locked(false)
+    private let stopped = Mutex(false)
 
     /// Starts listening on `host`:`port` (0 picks a free port) and serving at once.
     public init(host: StubHost = .loopbackIPv4, port: UInt16 = 0, options: Options = Options()) throws {
         let fd: Int32
         let boundPort: UInt16
-        do {
+        do throws(SystemError) {
             fd = try Posix.makeStreamSocket(host.family, nonBlocking: true)
-            do {
+            do throws(SystemError) {
                 try Posix.setReuseAddress(fd)
                 if host.isIPv6 { Posix.setIPv6Only(fd) }
                 try Posix.bind(fd, host.family, host: host.address, port: port)
                 try Posix.listen(fd, backlog: 1024)
                 boundPort = try Posix.localPort(fd)
             } catch {
-                Posix.close(fd)
+                Posix.closeIgnoringErrors(fd)
                 throw error
             }
-        } catch let error as PosixError {
+        } catch {
             throw StubServerError.cannotListen(host: host.address, port: port, error)
         }
         let core = StubServerCore(options: options)
         let limits = HTTPRequestParser.Limits(maxHeaderBytes: options.maxHeaderBytes, maxBodyBytes: options.maxBodyBytes)
         let loop: EventLoop
-        do {
+        do throws(SystemError) {
             loop = try EventLoop(listener: fd, handler: core, limits: limits, lingerTimeout: options.lingerTimeout)
-        } catch let error as PosixError {
-            Posix.close(fd)
+        } catch {
+            Posix.closeIgnoringErrors(fd)
             throw StubServerError.cannotListen(host: host.address, port: port, error)
         }
         core.loop = loop

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HarnessSystem
 import Stubs
 
 /// `stub-server --mappings FILE.json [--host 127.0.0.1] [--port 0]`
@@ -75,36 +76,14 @@ func writeError(_ text: String) {
 // SIGINT and SIGTERM: a plain handler, installed before anything is printed, writes one byte to
 // a pipe that a thread waits on. Installing it is synchronous (a dispatch signal source registers
 // asynchronously, and SIG_IGN in the meantime would drop an early signal), and the signals are
-// unblocked first because a parent may have spawned us with them blocked.
-nonisolated(unsafe) var signalPipeWriteEnd: Int32 = -1
-let signalPipe: (read: Int32, write: Int32) = {
-    var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else { fatalError("stub-server: pipe: \(String(cString: strerror(errno)))") }
-    return (fds[0], fds[1])
-}()
-signalPipeWriteEnd = signalPipe.write
-for signalNumber in [SIGINT, SIGTERM] {
-    var action = sigaction()
-    #if canImport(Glibc)
-    action.__sigaction_handler.sa_handler = { _ in
-        var byte: UInt8 = 1
-        _ = write(signalPipeWriteEnd, &byte, 1)
-    }
-    #else
-    action.__sigaction_u.__sa_handler = { _ in
-        var byte: UInt8 = 1
-        _ = write(signalPipeWriteEnd, &byte, 1)
-    }
-    #endif
-    sigemptyset(&action.sa_mask)
-    action.sa_flags = SA_RESTART
-    sigaction(signalNumber, &action, nil)
+// unblocked too because a parent may have spawned us with them blocked.
+let signalPipe: Int32
+do {
+    signalPipe = try Posix.installSignalPipe(for: [SIGINT, SIGTERM])
+} catch {
+    writeError("stub-server: \(error)")
+    exit(1)
 }
-var stopSignals = sigset_t()
-sigemptyset(&stopSignals)
-sigaddset(&stopSignals, SIGINT)
-sigaddset(&stopSignals, SIGTERM)
-pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 
 let command: StubServerCommand
 do {
@@ -126,7 +105,7 @@ do {
     exit(1)
 }
 
-signal(SIGPIPE, SIG_IGN)
+Posix.ignoreSignal(SIGPIPE)
 
 let server: StubServer
 do {
@@ -141,8 +120,7 @@ do {
 server.loadMappings(mappings)
 
 let signalThread = Thread { [server] in
-    var byte: UInt8 = 0
-    while read(signalPipe.read, &byte, 1) < 0 && errno == EINTR {}
+    Posix.waitForByte(signalPipe)
     stopHandler(for: server)()
 }
 signalThread.name = "stub-server.signals"

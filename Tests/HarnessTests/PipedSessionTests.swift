@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessCore
+import HarnessSystem
 
 /// Programs run with pipes: input, outputs kept apart, exits, timeouts, teardown, and the hard
 /// cases (a death by signal right after printing, megabytes on both outputs, input nobody reads).
@@ -258,7 +259,7 @@ import Harness
         var pids: [Int32] = []
         func remember(_ session: PipedSession) {
             let core = session.core
-            for fd in [core.outputFD, core.errorFD, core.wakeUpRead, core.wakeUpWrite, core.inputFD] where fd >= 0 {
+            for fd in [core.outputFD, core.errorFD, core.inputFD] + core.loop.wakeUpDescriptors where fd >= 0 {
                 if let target = Posix.descriptorTarget(fd), target.hasPrefix("pipe:") { pipes.insert(target) }
             }
             pids.append(session.pid)

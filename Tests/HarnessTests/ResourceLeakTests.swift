@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessCore
+import HarnessSystem
 
 /// Fifty sessions (exited, terminated while running, failed to launch) leave no descriptor,
 /// thread or process behind.
@@ -21,7 +22,7 @@ import Harness
         for index in 0..<50 {
             let script = index.isMultiple(of: 2) ? "echo hi" : "echo hi; exec sleep 1000"
             let session = try TerminalSession.launch(shell(script, size: Self.markerSize))
-            for fd in [session.core.wakeUpRead, session.core.wakeUpWrite] {
+            for fd in session.core.loop.wakeUpDescriptors {
                 if let target = Posix.descriptorTarget(fd) { ourPipes.insert(target) }
             }
             try await session.waitFor(text: "hi")

@@ -4,6 +4,7 @@ import Testing
 import Harness
 @testable import HarnessCore
 import TerminalEmulator
+import HarnessSystem
 
 @Suite(.serialized) struct TerminalSessionTests {
     @Test func shellPromptEchoAndExit() async throws {

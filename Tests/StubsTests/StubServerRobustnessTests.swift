@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Stubs
+import HarnessSystem
 
 /// Raw-socket tests: malformed, partial, pipelined and hostile input, many connections.
 @Suite struct StubServerRobustnessTests {
@@ -224,7 +225,7 @@ import Testing
             server.stub(.get("/close"), .closeConnection)
             let reset = try RawClient(server)
             try reset.send("GET /reset HTTP/1.1\r\n\r\n")
-            #expect(throws: PosixError(operation: "read", errno: ECONNRESET)) { _ = try reset.readToEnd() }
+            #expect(throws: SystemError(operation: "read", errno: ECONNRESET)) { _ = try reset.readToEnd() }
             let garbage = try RawClient(server)
             try garbage.send("GET /garbage HTTP/1.1\r\n\r\n")
             #expect(String(decoding: try garbage.readToEnd(), as: UTF8.self) == "not http")
@@ -253,14 +254,14 @@ extension RawClient {
         var received: [UInt8] = []
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !(received.count >= 4 && Array(received.suffix(4)) == [13, 10, 13, 10]) {
-            var descriptors = [Posix.pollDescriptor(fd: fd, events: Posix.pollIn)]
+            var descriptors = [Posix.pollDescriptor(fd: fd, events: .readable)]
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { throw Failure(description: "no interim response") }
             _ = try Posix.poll(&descriptors, timeoutMilliseconds: Int32(remaining * 1000) + 1)
-            var byte: UInt8 = 0
-            if descriptors[0].revents != 0 {
-                guard try Posix.read(fd, into: &byte, count: 1) == 1 else { throw Failure(description: "closed") }
-                received.append(byte)
+            var byte: [UInt8] = [0]
+            if !descriptors[0].returnedEvents.isEmpty {
+                guard try Posix.read(fd, into: &byte) == 1 else { throw Failure(description: "closed") }
+                received.append(byte[0])
             }
         }
         return String(decoding: received, as: UTF8.self)

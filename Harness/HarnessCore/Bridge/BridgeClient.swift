@@ -1,5 +1,6 @@
 import Foundation
 import HarnessWire
+import HarnessSystem
 
 /// The test side's state of one bridge: the connection, the handshake, pending
 /// calls and waits, the event log and the spy records. Every wait is a
@@ -229,7 +230,7 @@ final class BridgeClient: @unchecked Sendable {
                 finish(.appExited(status))
             } else if startGrace {
                 // The app probably died: give the process watcher `exitGrace` to report its status.
-                DispatchQueue.global().asyncAfter(deadline: .now() + Self.interval(exitGrace)) { [weak self] in
+                DispatchQueue.global().asyncAfter(deadline: .now() + exitGrace.dispatchInterval) { [weak self] in
                     guard let self else { return }
                     let reason = self.lock.withLock { self.disconnectReason } ?? reason.description
                     self.finish(.connectionLost(reason))
@@ -326,7 +327,7 @@ final class BridgeClient: @unchecked Sendable {
                 case .cancelled:
                     continuation.resume(throwing: CancellationError())
                 case .registered:
-                    deadlines.schedule(at: .now() + Self.interval(timeout)) { [weak self] in
+                    deadlines.schedule(at: .now() + timeout.dispatchInterval) { [weak self] in
                         self?.timeOut(id, timeout: timeout)
                     }
                     afterRegistering?(id)
@@ -464,12 +465,5 @@ final class BridgeClient: @unchecked Sendable {
             taken.append(waiter)
         }
         return taken
-    }
-
-    static func interval(_ duration: Duration) -> DispatchTimeInterval {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if nanoseconds.overflow { return .never }
-        return .nanoseconds(Int(clamping: nanoseconds.partialValue + attoseconds / 1_000_000_000))
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import HarnessWire
+import HarnessSystem
+import Synchronization
 
 /// The harness end of the bridge: a Unix socket in a private (0700) directory,
 /// a random token, and the launch options that tell the app where to connect.
@@ -124,11 +126,9 @@ public final class BridgeListener: Sendable {
 }
 
 /// The listener's mutable part: the listening socket and the one connection.
-final class ListenerState: @unchecked Sendable {
-    private let lock = NSLock()
+final class ListenerState: Sendable {
     private let listener: UnixListener
-    private var connection: FrameConnection?
-    private var closed = false
+    private let connection = Mutex<(current: FrameConnection?, closed: Bool)>((nil, false))
     private let directory: String
     private let socketPath: String
 
@@ -162,9 +162,9 @@ final class ListenerState: @unchecked Sendable {
                 client.finish(.connectionLost("cannot serve the connection: \(error)"))
                 return
             }
-            let keep = self?.lock.withLock { () -> Bool in
-                guard let self, !self.closed else { return false }
-                self.connection = connection
+            let keep = self?.connection.withLock { state in
+                guard !state.closed else { return false }
+                state.current = connection
                 return true
             } ?? false
             guard keep, client.attach(connection) else {
@@ -176,14 +176,14 @@ final class ListenerState: @unchecked Sendable {
     }
 
     func close() {
-        let connection = lock.withLock { () -> FrameConnection? in
-            guard !closed else { return nil }
-            closed = true
-            defer { self.connection = nil }
-            return self.connection
+        let open = connection.withLock { state -> FrameConnection? in
+            guard !state.closed else { return nil }
+            state.closed = true
+            defer { state.current = nil }
+            return state.current
         }
         listener.close()
-        connection?.close(reason: "the test closed the bridge")
+        open?.close(reason: "the test closed the bridge")
         UnixSocket.removeFile(socketPath)
         try? FileManager.default.removeItem(atPath: directory)
     }

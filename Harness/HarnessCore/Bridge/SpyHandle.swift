@@ -1,5 +1,6 @@
 import Foundation
 import HarnessWire
+import Synchronization
 
 /// The test's view of one spy in the app.
 ///
@@ -9,17 +10,16 @@ import HarnessWire
 /// let saved = try await saves.waitForCall(timeout: .seconds(2))
 /// #expect(try await saves.count == 1)
 /// ```
-public final class SpyHandle<T: Decodable>: @unchecked Sendable {  // `cursor` is guarded by `lock`
+public final class SpyHandle<T: Decodable>: Sendable {
     /// The spy's name.
     public let name: String
     private let bridge: AppBridge
-    private let lock = NSLock()
-    private var cursor: Int
+    private let cursor: Mutex<Int>
 
     init(name: String, bridge: AppBridge) {
         self.name = name
         self.bridge = bridge
-        self.cursor = bridge.client.recordCount(spy: name)
+        self.cursor = Mutex(bridge.client.recordCount(spy: name))
     }
 
     /// All values recorded so far, read from the app (`__spy.calls`).
@@ -46,7 +46,7 @@ public final class SpyHandle<T: Decodable>: @unchecked Sendable {  // `cursor` i
     /// Waits for the next call this handle has not returned yet, counting from the
     /// calls that had reached the harness when the handle was made.
     public func waitForCall(timeout: Duration = AppBridge.defaultTimeout) async throws -> T {
-        let index = lock.withLock { () -> Int in
+        let index = cursor.withLock { cursor in
             defer { cursor += 1 }
             return cursor
         }

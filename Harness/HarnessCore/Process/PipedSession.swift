@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSystem
 
 /// A program run with pipes instead of a terminal: its standard input given up front, its
 /// standard output and error read apart, to the end, on a thread of the session's own.
@@ -129,7 +130,7 @@ public final class PipedSession: Sendable {
         // after the spawn, ours when anything fails.
         var childEnds: [Int32] = []
         var ownEnds: [Int32] = []
-        func closeAll(_ fds: [Int32]) { for fd in fds { try? Posix.close(fd) } }
+        func closeAll(_ fds: [Int32]) { for fd in fds { Posix.closeIgnoringErrors(fd) } }
         defer { closeAll(childEnds) }
         do {
             let standardInput: Int32
@@ -163,8 +164,7 @@ public final class PipedSession: Sendable {
             ownEnds.append(error.read)
             try Posix.setNonBlocking(output.read)
             try Posix.setNonBlocking(error.read)
-            let wakeUp = try Posix.makeWakeUpPipe()
-            ownEnds += [wakeUp.read, wakeUp.write]
+            let loop = try ReadinessLoop()
 
             let pid = try Posix.spawnWithPipes(
                 path: path, arguments: [configuration.executable] + configuration.arguments,
@@ -172,7 +172,7 @@ public final class PipedSession: Sendable {
                 standardInput: standardInput, standardOutput: output.write, standardError: error.write)
             let core = PipedSessionCore(
                 pid: pid, executable: path, input: input, inputFD: inputWriter,
-                outputFD: output.read, errorFD: error.read, wakeUp: wakeUp,
+                outputFD: output.read, errorFD: error.read, loop: loop,
                 defaultTimeout: configuration.defaultTimeout, onOutput: configuration.onOutput)
             core.start()
             return PipedSession(core: core, configuration: configuration, executablePath: path)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HarnessSystem
 
 /// The engine behind a ``PipedSession``: owns our ends of the pipes, the I/O and reaper
 /// threads, the output read so far and the pending waits. Mutable shared state is guarded by
@@ -20,8 +21,8 @@ final class PipedSessionCore: @unchecked Sendable {
     /// file or `/dev/null`. Owned by the I/O thread, which closes it once the input is written.
     let inputFD: Int32
     private let input: Data
-    let wakeUpRead: Int32
-    let wakeUpWrite: Int32
+    /// The I/O thread: polls the pipes and wakes up when a stop is requested.
+    let loop: ReadinessLoop
     /// Called on the I/O thread with each chunk (``PipedSession/Configuration/onOutput``).
     private let onOutput: (@Sendable (PipedSession.Stream, [UInt8]) -> Void)?
 
@@ -55,7 +56,7 @@ final class PipedSessionCore: @unchecked Sendable {
 
     init(
         pid: Int32, executable: String, input: Data, inputFD: Int32, outputFD: Int32, errorFD: Int32,
-        wakeUp: (read: Int32, write: Int32), defaultTimeout: Duration,
+        loop: ReadinessLoop, defaultTimeout: Duration,
         onOutput: (@Sendable (PipedSession.Stream, [UInt8]) -> Void)? = nil
     ) {
         self.onOutput = onOutput
@@ -65,20 +66,16 @@ final class PipedSessionCore: @unchecked Sendable {
         self.inputFD = inputFD
         self.outputFD = outputFD
         self.errorFD = errorFD
-        self.wakeUpRead = wakeUp.read
-        self.wakeUpWrite = wakeUp.write
+        self.loop = loop
         self.defaultTimeout = defaultTimeout
     }
 
     /// Starts the I/O and reaper threads.
     func start() {
-        let reader = Thread { [self] in runIO() }
-        reader.name = "PipedSession.io(\(pid))"
-        reader.stackSize = 512 << 10
         let reaper = Thread { [self] in runReaper() }
         reaper.name = "PipedSession.reaper(\(pid))"
         reaper.stackSize = 256 << 10
-        reader.start()
+        loop.start(name: "PipedSession.io(\(pid))", stackSize: 512 << 10) { [self] _ in runIO() }
         reaper.start()
     }
 
@@ -107,7 +104,6 @@ final class PipedSessionCore: @unchecked Sendable {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
-        var wakeUpBuffer = [UInt8](repeating: 0, count: 64)
         var outputOpen = true
         var errorOpen = true
         var inputOpen = inputFD >= 0
@@ -116,7 +112,7 @@ final class PipedSessionCore: @unchecked Sendable {
         func closeInput() {
             guard inputOpen else { return }
             inputOpen = false
-            try? Posix.close(inputFD)
+            Posix.closeIgnoringErrors(inputFD)
         }
         if inputOpen, input.isEmpty { closeInput() }
 
@@ -126,21 +122,18 @@ final class PipedSessionCore: @unchecked Sendable {
             // Once the program exited and its outputs ended, unread input has no reader left.
             if !outputOpen, !errorOpen, !inputOpen || reaped { break }
 
-            var requests: [(fd: Int32, events: Posix.PollEvents)] = [(wakeUpRead, .readable)]
+            var requests: [(fd: Int32, events: Posix.PollEvents)] = []
             if outputOpen { requests.append((outputFD, .readable)) }
             if errorOpen { requests.append((errorFD, .readable)) }
             if inputOpen { requests.append((inputFD, .writable)) }
             let events: [Posix.PollEvents]
             do {
-                events = try Posix.poll(requests, timeoutMilliseconds: -1)
+                events = try loop.wait(requests, timeoutMilliseconds: -1)
             } catch {
                 break  // cannot happen with valid descriptors; leave rather than spin
             }
-            var index = 1
-            if !events[0].isEmpty {
-                _ = wakeUpBuffer.withUnsafeMutableBytes { try? Posix.read(wakeUpRead, into: $0) }
-            }
-            let ready: Posix.PollEvents = [.readable, .hangUp, .error, .invalid]
+            var index = 0
+            let ready = Posix.PollEvents.failures.union(.readable)
             if outputOpen {
                 if !events[index].intersection(ready).isEmpty, read(outputFD, buffer, maximumReads: 16) {
                     outputOpen = false
@@ -155,10 +148,10 @@ final class PipedSessionCore: @unchecked Sendable {
                 }
                 index += 1
             }
-            if inputOpen, !events[index].intersection([.writable, .hangUp, .error, .invalid]).isEmpty {
+            if inputOpen, !events[index].intersection(Posix.PollEvents.failures.union(.writable)).isEmpty {
                 let end = min(input.count, inputOffset + capacity)
-                let result: Result<Int?, PosixError> = input[inputOffset..<end].withUnsafeBytes { chunk in
-                    do throws(PosixError) { return .success(try Posix.writeWithoutSignal(inputFD, chunk)) } catch { return .failure(error) }
+                let result: Result<Int?, SystemError> = input[inputOffset..<end].withUnsafeBytes { chunk in
+                    do throws(SystemError) { return .success(try Posix.writeWithoutSignal(inputFD, chunk)) } catch { return .failure(error) }
                 }
                 switch result {
                 case .success(let written?):
@@ -210,7 +203,7 @@ final class PipedSessionCore: @unchecked Sendable {
 
     private func wakeIOLocked() {
         guard !isClosed else { return }
-        _ = try? Posix.write(wakeUpWrite, bytes: [1])
+        loop.wake()
     }
 
     // MARK: - Reaper thread
@@ -218,7 +211,7 @@ final class PipedSessionCore: @unchecked Sendable {
     private func runReaper() {
         let status: ExitStatus
         do {
-            status = Posix.decodeWaitStatus(try Posix.waitForTermination(pid))
+            status = ExitStatus(try Posix.waitForTermination(pid))
         } catch {
             // ECHILD: someone else reaped our child; its status is lost.
             status = .exited(-1)
@@ -287,7 +280,7 @@ final class PipedSessionCore: @unchecked Sendable {
         if let timeout {
             let source = DispatchSource.makeTimerSource(queue: .global())
             source.setEventHandler { [weak self] in self?.timeoutFired(id, after: timeout) }
-            source.schedule(deadline: .now() + .nanoseconds(Int(clamping: SessionCore.nanoseconds(timeout))), leeway: .milliseconds(1))
+            source.schedule(deadline: .now() + .nanoseconds(Int(clamping: timeout.clampedNanoseconds)), leeway: .milliseconds(1))
             timer = source
         }
         waiters[id] = Waiter(continuation: continuation, timer: timer)
@@ -345,7 +338,7 @@ final class PipedSessionCore: @unchecked Sendable {
                 _ = try? Posix.kill(target, SIGTERM)
                 _ = try? Posix.kill(target, SIGCONT)  // a stopped program must run to die
             }
-            let deadline = Date(timeIntervalSinceNow: SessionCore.seconds(grace))
+            let deadline = Date(timeIntervalSinceNow: grace.seconds)
             condition.lock()
             while reapedStatus == nil {
                 if !condition.wait(until: deadline) { break }
@@ -363,7 +356,7 @@ final class PipedSessionCore: @unchecked Sendable {
         let remaining = Posix.exists(group) ? Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid } : []
         if !remaining.isEmpty {
             _ = try? Posix.kill(group, SIGKILL)
-            Posix.waitUntilExited(remaining, timeoutMilliseconds: 2000)
+            Posix.waitUntilExited(remaining, timeout: .seconds(2))
         }
 
         condition.lock()
@@ -374,10 +367,9 @@ final class PipedSessionCore: @unchecked Sendable {
         // Descriptors are closed exactly once, here, after both threads stopped using them
         // (the I/O thread closed the input pipe itself).
         isClosed = true
-        try? Posix.close(outputFD)
-        try? Posix.close(errorFD)
-        try? Posix.close(wakeUpRead)
-        try? Posix.close(wakeUpWrite)
+        Posix.closeIgnoringErrors(outputFD)
+        Posix.closeIgnoringErrors(errorFD)
+        loop.close()
         condition.unlock()
 
         publishIfComplete(force: true)

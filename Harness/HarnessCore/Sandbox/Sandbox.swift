@@ -1,5 +1,7 @@
 import Foundation
 import HarnessWire
+import HarnessSystem
+import Synchronization
 
 /// A fresh private storage directory for one launch of the app.
 ///
@@ -16,7 +18,7 @@ import HarnessWire
 /// let saved = try sandbox.read("todos.json")
 /// sandbox.close(failed: testFailed)
 /// ```
-public final class Sandbox: @unchecked Sendable {
+public final class Sandbox: Sendable {
     /// The environment variable that keeps sandboxes of failed tests.
     public static let keepEnvironmentVariable = "HARNESS_KEEP_SANDBOX"
 
@@ -27,8 +29,7 @@ public final class Sandbox: @unchecked Sendable {
     /// Whether ``close(failed:)`` keeps the directory when the test failed.
     public let keepOnFailure: Bool
 
-    private let lock = NSLock()
-    private var isRemoved = false
+    private let isRemoved = Mutex(false)
 
     /// Creates a fresh directory (mode 0700) under the temporary directory.
     public init(
@@ -128,7 +129,7 @@ public final class Sandbox: @unchecked Sendable {
 
     /// Removes the directory now. Idempotent.
     public func remove() {
-        let shouldRemove = lock.withLock { () -> Bool in
+        let shouldRemove = isRemoved.withLock { isRemoved in
             defer { isRemoved = true }
             return !isRemoved
         }
@@ -141,7 +142,7 @@ public final class Sandbox: @unchecked Sendable {
     @discardableResult
     public func close(failed: Bool) -> String? {
         if failed && keepOnFailure {
-            let alreadyDone = lock.withLock { () -> Bool in
+            let alreadyDone = isRemoved.withLock { isRemoved in
                 defer { isRemoved = true }
                 return isRemoved
             }
@@ -157,7 +158,7 @@ public final class Sandbox: @unchecked Sendable {
     // MARK: - Helpers
 
     private func checkNotRemoved() throws(SandboxError) {
-        if lock.withLock({ isRemoved }) { throw .removed(path) }
+        if isRemoved.withLock({ $0 }) { throw .removed(path) }
     }
 
     private func fileURL(_ name: String) throws(SandboxError) -> URL {

@@ -1,3 +1,5 @@
+import HarnessSystem
+
 /// How a program ended: a process exit is data, not an error.
 public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
     /// The program called `exit` (or returned from `main`) with this code.
@@ -18,4 +20,14 @@ public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the program exited with code 0.
     public var isSuccess: Bool { self == .exited(0) }
+}
+
+extension ExitStatus {
+    /// The status HarnessSystem reaped.
+    init(_ status: Posix.WaitStatus) {
+        switch status {
+        case .exited(let code): self = .exited(code)
+        case .signaled(let signal): self = .signaled(signal)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TerminalEmulator
+import HarnessSystem
 
 /// The engine behind a `TerminalSession`: owns the pty master, the emulator, the reader and
 /// reaper threads and the pending waits. All mutable state is guarded by `condition`'s lock.
@@ -12,11 +13,11 @@ final class SessionCore: @unchecked Sendable {
 
     let pid: Int32
     let master: Int32
-    let wakeUpRead: Int32
-    let wakeUpWrite: Int32
+    /// The reader thread: polls the master and wakes up when input is queued or a stop requested.
+    let loop: ReadinessLoop
     let defaultTimeout: Duration
     let executable: String
-    /// `DispatchTime.now().uptimeNanoseconds` at launch: the origin of recording times.
+    /// `MonotonicClock.nanoseconds()` at launch: the origin of recording times.
     let launchUptime: UInt64
     /// Called on the reader thread with each output chunk (``TerminalSession/Configuration/onOutput``).
     let onOutput: (@Sendable ([UInt8]) -> Void)?
@@ -67,18 +68,17 @@ final class SessionCore: @unchecked Sendable {
     private var terminatedStatus: ExitStatus?
 
     init(
-        pid: Int32, master: Int32, wakeUp: (read: Int32, write: Int32),
+        pid: Int32, master: Int32, loop: ReadinessLoop,
         configuration: TerminalSession.Configuration, executable: String, term: String?
     ) {
         self.pid = pid
         self.master = master
-        self.wakeUpRead = wakeUp.read
-        self.wakeUpWrite = wakeUp.write
+        self.loop = loop
         self.defaultTimeout = configuration.defaultTimeout
         self.onOutput = configuration.onOutput
         self.executable = executable
         self.size = configuration.size
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         self.launchUptime = now
         self.lastOutputUptime = now
         self.terminal = Terminal(cols: configuration.size.cols, rows: configuration.size.rows)
@@ -92,13 +92,10 @@ final class SessionCore: @unchecked Sendable {
 
     /// Starts the reader and reaper threads.
     func start() {
-        let reader = Thread { [self] in runReader() }
-        reader.name = "TerminalSession.reader(\(pid))"
-        reader.stackSize = 1 << 20
         let reaper = Thread { [self] in runReaper() }
         reaper.name = "TerminalSession.reaper(\(pid))"
         reaper.stackSize = 256 << 10
-        reader.start()
+        loop.start(name: "TerminalSession.reader(\(pid))", stackSize: 1 << 20) { [self] _ in runReader() }
         reaper.start()
     }
 
@@ -112,7 +109,7 @@ final class SessionCore: @unchecked Sendable {
     }
 
     var uptimeSinceLaunch: Double {
-        Double(DispatchTime.now().uptimeNanoseconds &- launchUptime) / 1e9
+        Double(MonotonicClock.nanoseconds() &- launchUptime) / 1e9
     }
 
     // MARK: - Queries
@@ -174,7 +171,7 @@ final class SessionCore: @unchecked Sendable {
         if outgoing.isEmpty {
             let written: Int
             do {
-                written = try Posix.write(master, bytes: bytes)
+                written = try Posix.write(master, bytes: bytes) ?? 0
             } catch {
                 throw .ioFailed(error)
             }
@@ -197,7 +194,7 @@ final class SessionCore: @unchecked Sendable {
     private func flushOutgoingLocked() {
         guard !outgoing.isEmpty, !isClosed else { return }
         do {
-            let written = try Posix.write(master, bytes: outgoing)
+            let written = try Posix.write(master, bytes: outgoing) ?? 0
             outgoing.removeFirst(written)
         } catch {
             outgoing.removeAll()
@@ -206,7 +203,7 @@ final class SessionCore: @unchecked Sendable {
 
     private func wakeReaderLocked() {
         guard !isClosed else { return }
-        _ = try? Posix.write(wakeUpWrite, bytes: [1])
+        loop.wake()
     }
 
     // MARK: - Resize
@@ -250,7 +247,6 @@ final class SessionCore: @unchecked Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         var masterAtEnd = false
-        var wakeUpBuffer = [UInt8](repeating: 0, count: 64)
         // Set once the program was reaped or terminate asked to stop, while the terminal is
         // still open: the uptime at which the reader stops waiting for its end.
         var drainDeadline: UInt64?
@@ -268,7 +264,7 @@ final class SessionCore: @unchecked Sendable {
                     drainDeadline = now + Self.lingeringTerminalGrace
                 }
             }
-            var requests: [(fd: Int32, events: Posix.PollEvents)] = [(wakeUpRead, .readable)]
+            var requests: [(fd: Int32, events: Posix.PollEvents)] = []
             if !masterAtEnd { requests.append((master, wantsWrite ? [.readable, .writable] : .readable)) }
             var timeout: Int32 = -1
             if let drainDeadline {
@@ -277,15 +273,12 @@ final class SessionCore: @unchecked Sendable {
             }
             let events: [Posix.PollEvents]
             do {
-                events = try Posix.poll(requests, timeoutMilliseconds: timeout)
+                events = try loop.wait(requests, timeoutMilliseconds: timeout)
             } catch {
                 break  // cannot happen with valid descriptors; leave rather than spin
             }
-            if !events[0].isEmpty {
-                _ = wakeUpBuffer.withUnsafeMutableBytes { try? Posix.read(wakeUpRead, into: $0) }
-            }
             if !masterAtEnd {
-                let masterEvents = events[1]
+                let masterEvents = events[0]
                 if !masterEvents.intersection([.readable, .hangUp, .error, .invalid]).isEmpty {
                     masterAtEnd = readAvailable(buffer, maximumReads: 16)
                 }
@@ -323,7 +316,7 @@ final class SessionCore: @unchecked Sendable {
     /// Feeds one chunk of output to the emulator and wakes the waits it may satisfy.
     private func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         condition.lock()
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         recordingStorage.events.append(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
         tail.append(bytes)
         terminal.feed(bytes)
@@ -344,7 +337,7 @@ final class SessionCore: @unchecked Sendable {
     private func runReaper() {
         let status: ExitStatus
         do {
-            status = Posix.decodeWaitStatus(try Posix.waitForTermination(pid))
+            status = ExitStatus(try Posix.waitForTermination(pid))
         } catch {
             // ECHILD: someone else reaped our child; its status is lost.
             status = .exited(-1)
@@ -431,28 +424,28 @@ final class SessionCore: @unchecked Sendable {
         defer { terminateLock.unlock() }
         if let terminatedStatus { return terminatedStatus }
 
-        let group = -pid
+        let group = pid
         if withLock({ reapedStatus == nil }) {
-            _ = try? Posix.kill(group, SIGHUP)
-            _ = try? Posix.kill(group, SIGTERM)
-            _ = try? Posix.kill(group, SIGCONT)  // a stopped program must run to die
-            let deadline = Date(timeIntervalSinceNow: Self.seconds(grace))
+            _ = try? Posix.killProcessGroup(group, SIGHUP)
+            _ = try? Posix.killProcessGroup(group, SIGTERM)
+            _ = try? Posix.killProcessGroup(group, SIGCONT)  // a stopped program must run to die
+            let deadline = Date(timeIntervalSinceNow: grace.seconds)
             condition.lock()
             while reapedStatus == nil {
                 if !condition.wait(until: deadline) { break }
             }
             let exited = reapedStatus != nil
             condition.unlock()
-            if !exited { _ = try? Posix.kill(group, SIGKILL) }
+            if !exited { _ = try? Posix.killProcessGroup(group, SIGKILL) }
         }
         // Whatever is left of the group (background jobs of a shell that exited) goes too,
         // and terminate returns once those processes are gone (pidfds, event driven).
-        _ = try? Posix.kill(group, SIGKILL)
+        _ = try? Posix.killProcessGroup(group, SIGKILL)
         // Scanning /proc costs about a millisecond: only when the group still has members.
-        let remaining = Posix.exists(group) ? Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid } : []
+        let remaining = Posix.exists(-group) ? Posix.livingMembers(ofProcessGroup: group).filter { $0 != pid } : []
         if !remaining.isEmpty {
-            _ = try? Posix.kill(group, SIGKILL)
-            Posix.waitUntilExited(remaining, timeoutMilliseconds: 2000)
+            _ = try? Posix.killProcessGroup(group, SIGKILL)
+            Posix.waitUntilExited(remaining, timeout: .seconds(2))
         }
 
         condition.lock()
@@ -465,9 +458,8 @@ final class SessionCore: @unchecked Sendable {
         // Descriptors are closed exactly once, here, after both threads stopped using them.
         withLock {
             isClosed = true
-            try? Posix.close(master)
-            try? Posix.close(wakeUpRead)
-            try? Posix.close(wakeUpWrite)
+            Posix.closeIgnoringErrors(master)
+            loop.close()
         }
         // Pending waits were resolved by the exit; the timer has nothing left to do.
         withLock {
@@ -478,19 +470,6 @@ final class SessionCore: @unchecked Sendable {
         let status = withLock { exitStatus ?? reapedStatus! }
         terminatedStatus = status
         return status
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
-    }
-
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
-        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return UInt64.max / 2 }
-        return whole + UInt64(attoseconds / 1_000_000_000)
     }
 
     // MARK: - Waiters (see SessionCore+Waiting.swift)
@@ -574,8 +553,8 @@ final class SessionCore: @unchecked Sendable {
             return
         }
 
-        let now = DispatchTime.now().uptimeNanoseconds
-        let (deadline, overflow) = now.addingReportingOverflow(Self.nanoseconds(timeout))
+        let now = MonotonicClock.nanoseconds()
+        let (deadline, overflow) = now.addingReportingOverflow(timeout.clampedNanoseconds)
         var waiter = Waiter(
             description: description, condition: waitCondition, timeout: timeout, continuation: continuation,
             deadline: overflow ? UInt64.max / 2 : deadline)
@@ -646,7 +625,7 @@ final class SessionCore: @unchecked Sendable {
     private func timeoutTimerFired() {
         condition.lock()
         armedTimeoutDeadline = nil
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         var failures: [(CheckedContinuation<WaitOutcome, Error>, Error)] = []
         var nextDeadline: UInt64?
         for (id, waiter) in waiters {
@@ -671,7 +650,7 @@ final class SessionCore: @unchecked Sendable {
             condition.unlock()
             return
         }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         let quietSince = max(lastOutputUptime, registered)
         if now &- quietSince < quiet {
             // Output arrived since the timer was armed: wait for the rest of the quiet period.

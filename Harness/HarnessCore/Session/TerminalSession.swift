@@ -1,5 +1,6 @@
 import Foundation
 import TerminalEmulator
+import HarnessSystem
 
 /// A program running under a fresh pseudo-terminal, with a terminal emulator reading
 /// everything it draws: the heart of the harness.
@@ -55,27 +56,26 @@ public final class TerminalSession: Sendable {
 
         do {
             let pty = try Posix.openPseudoTerminal(cols: size.cols, rows: size.rows)
-            let wakeUp: (read: Int32, write: Int32)
+            let loop: ReadinessLoop
             let pid: Int32
             do {
-                defer { try? Posix.close(pty.slave) }
+                defer { Posix.closeIgnoringErrors(pty.slave) }
                 try Posix.setNonBlocking(pty.master)
-                wakeUp = try Posix.makeWakeUpPipe()
+                loop = try ReadinessLoop()
                 do {
                     pid = try Posix.spawnInPseudoTerminal(
                         path: path, arguments: [configuration.executable] + configuration.arguments,
                         environment: environment, workingDirectory: configuration.workingDirectory, slave: pty.slave)
                 } catch {
-                    try? Posix.close(wakeUp.read)
-                    try? Posix.close(wakeUp.write)
+                    loop.close()
                     throw error
                 }
             } catch {
-                try? Posix.close(pty.master)
+                Posix.closeIgnoringErrors(pty.master)
                 throw error
             }
             let core = SessionCore(
-                pid: pid, master: pty.master, wakeUp: wakeUp,
+                pid: pid, master: pty.master, loop: loop,
                 configuration: configuration, executable: path, term: term)
             core.start()
             return TerminalSession(core: core, configuration: configuration, executablePath: path)

@@ -1,3 +1,5 @@
+import HarnessSystem
+
 /// Everything that can go wrong when launching, driving or waiting on a `TerminalSession`.
 public enum TerminalSessionError: Error, Sendable, CustomStringConvertible {
     /// No file exists at the path, or the name was not found in `PATH`. Nothing was spawned.
@@ -83,8 +85,7 @@ public enum TerminalSessionError: Error, Sendable, CustomStringConvertible {
 
     /// `"1.5 s"`, `"200 ms"`.
     static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let milliseconds = duration.wholeMilliseconds
         if milliseconds < 1000 { return "\(milliseconds) ms" }
         let whole = milliseconds / 1000
         let fraction = milliseconds % 1000

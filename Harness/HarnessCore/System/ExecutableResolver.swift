@@ -1,3 +1,5 @@
+import HarnessSystem
+
 /// Finds the file to execute for a configuration's `executable`, before anything is spawned.
 enum ExecutableResolver {
     /// An absolute path to an executable file, or a `TerminalSessionError` naming the path.

@@ -1,5 +1,7 @@
 import Foundation
 import TerminalEmulator
+import HarnessSystem
+import Synchronization
 
 extension TerminalSession {
     /// Waits until the screen shows `text`, or a line that scrolled off the top since the last
@@ -145,10 +147,11 @@ extension TerminalSession {
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
-        let quiet = SessionCore.nanoseconds(quietFor)
+        // Half the clock's range at most, so that a reading plus `quiet` never overflows.
+        let quiet = min(quietFor.clampedNanoseconds, UInt64.max / 2)
         let outcome = try await core.wait(
             description: "the screen to be stable for \(TerminalSessionError.format(quietFor))",
-            condition: .stable(quietNanoseconds: quiet, registeredUptime: DispatchTime.now().uptimeNanoseconds),
+            condition: .stable(quietNanoseconds: quiet, registeredUptime: MonotonicClock.nanoseconds()),
             timeout: timeout ?? core.defaultTimeout,
             location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         guard case .screen(let screen) = outcome else { preconditionFailure("a stability wait resolved with an exit") }
@@ -190,30 +193,28 @@ extension SessionCore {
 
 /// Remembers which scrolled-off lines a text wait already searched, so each new screen only
 /// costs the lines that scrolled off since the previous one.
-final class ScrolledLineScan: @unchecked Sendable {
-    private let lock = NSLock()
-    private var searchedUpTo: Int
+final class ScrolledLineScan: Sendable {
+    private let searchedUpTo: Mutex<Int>
     /// The horizon the wait started from.
     let horizon: Int
 
     init(horizon: Int) {
         self.horizon = horizon
-        searchedUpTo = horizon
+        searchedUpTo = Mutex(horizon)
     }
 
     /// Whether a line that scrolled off after the horizon (and after the last call) holds `text`.
     func scrolledLinesContain(_ text: String, in screen: ScreenSnapshot) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        let from = searchedUpTo
-        let lines = screen.linesScrolledOff(since: from)
-        if text.contains("\n") {
-            // Text across lines: search the lines since the horizon with the screen below them.
-            return (lines + screen.lines).joined(separator: "\n").contains(text)
+        searchedUpTo.withLock { searchedUpTo in
+            let lines = screen.linesScrolledOff(since: searchedUpTo)
+            if text.contains("\n") {
+                // Text across lines: search the lines since the horizon with the screen below them.
+                return (lines + screen.lines).joined(separator: "\n").contains(text)
+            }
+            if lines.contains(where: { $0.contains(text) }) { return true }
+            searchedUpTo = max(searchedUpTo, screen.scrolledOffCount)
+            return false
         }
-        if lines.contains(where: { $0.contains(text) }) { return true }
-        searchedUpTo = max(searchedUpTo, screen.scrolledOffCount)
-        return false
     }
 }
 

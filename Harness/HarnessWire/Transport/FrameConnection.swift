@@ -1,4 +1,8 @@
+// A framed, full-duplex bridge connection: one I/O thread in poll over the socket and a wake-up
+// pipe, non-blocking sends with a bounded queue, and a task executor on that thread.
+
 import Foundation
+import HarnessSystem
 
 /// A framed, full-duplex connection over one socket, served by one I/O thread.
 ///
@@ -20,7 +24,7 @@ package final class FrameConnection: @unchecked Sendable {
         /// The other side closed the socket (end of stream).
         case peerClosed
         /// A read or write failed.
-        case socketError(SocketError)
+        case socketError(SystemError)
         /// The other side sent bytes that are not valid frames.
         case protocolError(WireError)
 
@@ -42,8 +46,8 @@ package final class FrameConnection: @unchecked Sendable {
     private enum State { case open, closingAfterFlush, closing, closed }
 
     private let fd: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// The I/O thread: polls the socket and wakes up for queued frames, jobs and closes.
+    private let loop: ReadinessLoop
     private let lock = NSLock()
     private var state = State.open
     private var closeReason: CloseReason?
@@ -58,7 +62,6 @@ package final class FrameConnection: @unchecked Sendable {
     private let onClose: @Sendable (CloseReason) -> Void
     private var started = false
     private var jobs: [UnownedJob] = []
-    private var ioThread: pthread_t?
 
     /// Wraps a connected socket; takes ownership of `fd`. Call ``start()`` to begin reading.
     package init(
@@ -68,15 +71,12 @@ package final class FrameConnection: @unchecked Sendable {
         threadName: String,
         onMessage: @escaping @Sendable (BridgeMessage) -> Void,
         onClose: @escaping @Sendable (CloseReason) -> Void
-    ) throws(SocketError) {
-        let pipe: (read: Int32, write: Int32)
-        do { pipe = try WirePosix.makePipe() } catch {
-            WirePosix.closeDescriptor(fd)
+    ) throws(SystemError) {
+        do { loop = try ReadinessLoop() } catch {
+            Posix.closeIgnoringErrors(fd)
             throw error
         }
         self.fd = fd
-        self.wakeRead = pipe.read
-        self.wakeWrite = pipe.write
         self.decoder = decoder
         self.maxQueuedBytes = maxQueuedBytes
         self.threadName = threadName
@@ -90,9 +90,7 @@ package final class FrameConnection: @unchecked Sendable {
         guard !started else { lock.unlock(); return }
         started = true
         lock.unlock()
-        let thread = Thread { [self] in run() }
-        thread.name = threadName
-        thread.start()
+        loop.start(name: threadName) { [self] _ in run() }
     }
 
     /// The number of frames dropped because the queue was full.
@@ -116,7 +114,7 @@ package final class FrameConnection: @unchecked Sendable {
         if pending.isEmpty {
             let sent: Int
             do {
-                sent = try WirePosix.sendNonBlocking(fd, frame)
+                sent = try Posix.send(fd, bytes: frame, nonBlocking: true) ?? 0
             } catch {
                 requestCloseLocked(.socketError(error), flush: false)
                 return .closed
@@ -125,7 +123,7 @@ package final class FrameConnection: @unchecked Sendable {
             pending.append(frame)
             pendingOffset = sent
             pendingBytes = frame.count - sent
-            WirePosix.wake(wakeWrite)
+            loop.wake()
             return .queued
         }
         guard pendingBytes + frame.count <= maxQueuedBytes else {
@@ -152,7 +150,7 @@ package final class FrameConnection: @unchecked Sendable {
         case .open, .closingAfterFlush:
             if closeReason == nil { closeReason = reason }
             state = flush && state == .open ? .closingAfterFlush : .closing
-            WirePosix.wake(wakeWrite)
+            loop.wake()
         case .closing, .closed:
             break
         }
@@ -161,9 +159,8 @@ package final class FrameConnection: @unchecked Sendable {
     // MARK: - I/O thread
 
     private func run() {
-        lock.withLock { ioThread = pthread_self() }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        loop: while true {
+        reading: while true {
             runJobs()
             lock.lock()
             let current = state
@@ -172,20 +169,18 @@ package final class FrameConnection: @unchecked Sendable {
             lock.unlock()
             if current == .closing || (current == .closingAfterFlush && !wantsWrite) { break }
 
-            let ready: [Int16]
+            let ready: [Posix.PollEvents]
             do {
-                let events = WirePosix.pollIn | (wantsWrite ? WirePosix.pollOut : 0)
-                ready = try WirePosix.waitForEvents(
-                    [(fd, events), (wakeRead, WirePosix.pollIn)], timeoutMilliseconds: hasJobs ? 0 : -1)
+                let events: Posix.PollEvents = wantsWrite ? [.readable, .writable] : .readable
+                ready = try loop.wait([(fd, events)], timeoutMilliseconds: hasJobs ? 0 : -1)
             } catch {
                 closeFromIOThread(.socketError(error))
                 break
             }
-            if ready[1] != 0 { WirePosix.drain(wakeRead) }
-            if ready[0] & (WirePosix.pollIn | WirePosix.pollErrors) != 0 {
-                if !readAvailable(into: &buffer) { break loop }
+            if !ready[0].isDisjoint(with: Posix.PollEvents.failures.union(.readable)) {
+                if !readAvailable(into: &buffer) { break reading }
             }
-            if ready[0] & WirePosix.pollOut != 0 { flushPending() }
+            if ready[0].contains(.writable) { flushPending() }
         }
         finish()
     }
@@ -195,7 +190,7 @@ package final class FrameConnection: @unchecked Sendable {
         while true {
             let count: Int?
             do {
-                count = try WirePosix.receiveNonBlocking(fd, into: &buffer)
+                count = try Posix.receive(fd, into: &buffer, nonBlocking: true)
             } catch {
                 closeFromIOThread(.socketError(error))
                 return false
@@ -229,7 +224,7 @@ package final class FrameConnection: @unchecked Sendable {
         while let first = pending.first {
             let sent: Int
             do {
-                sent = try WirePosix.sendNonBlocking(fd, first, from: pendingOffset)
+                sent = try Posix.send(fd, bytes: first, from: pendingOffset, nonBlocking: true) ?? 0
             } catch {
                 requestCloseLocked(.socketError(error), flush: false)
                 return
@@ -258,9 +253,8 @@ package final class FrameConnection: @unchecked Sendable {
         jobs.removeAll()
         lock.unlock()
         for job in leftover { runElsewhere(job) }
-        WirePosix.closeDescriptor(fd)
-        WirePosix.closeDescriptor(wakeRead)
-        WirePosix.closeDescriptor(wakeWrite)
+        Posix.closeIgnoringErrors(fd)
+        loop.close()
         onClose(reason)
     }
 
@@ -287,9 +281,7 @@ package final class FrameConnection: @unchecked Sendable {
     }
 
     /// Whether the caller runs on this connection's I/O thread.
-    package var isIOThread: Bool { lock.withLock { isIOThreadLocked } }
-
-    private var isIOThreadLocked: Bool { ioThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    package var isIOThread: Bool { loop.isLoopThread }
 
     /// Takes a job of a task that prefers this connection.
     private func enqueueJob(_ job: UnownedJob) {
@@ -300,9 +292,10 @@ package final class FrameConnection: @unchecked Sendable {
             return
         }
         jobs.append(job)
-        // Woken under the lock: `finish` closes the pipe only after marking the connection closed.
-        if !isIOThreadLocked { WirePosix.wake(wakeWrite) }
         lock.unlock()
+        // The I/O thread runs the job before it next waits; any other thread wakes it. (A wake
+        // after `finish` closed the loop does nothing.)
+        if !loop.isLoopThread { loop.wake() }
     }
 }
 

@@ -1,19 +1,8 @@
-/// A failed system call on a bridge socket, with the errno saved right after it.
-public struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The system call, e.g. `connect`.
-    public var operation: String
-    /// The saved `errno`.
-    public var errno: Int32
-    /// `strerror(errno)`.
-    public var message: String
+// The public name HarnessWire has always given its socket errors, now the package's one
+// error type.
 
-    /// Creates an error for `operation` and `errno`.
-    public init(operation: String, errno: Int32, message: String) {
-        self.operation = operation
-        self.errno = errno
-        self.message = message
-    }
+import HarnessSystem
 
-    /// A readable explanation.
-    public var description: String { "\(operation) failed: \(message) (errno \(errno))" }
-}
+/// A failed system call on a bridge socket: an alias of the package's one error type, with the
+/// operation, the errno saved right after it and its `strerror` text.
+public typealias SocketError = SystemError

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSystem
 
 /// Turns stubs and journaled requests into the JSON of the admin API (the mapping-file format).
 enum MappingWriter {
@@ -63,7 +64,7 @@ enum MappingWriter {
         case .sequence(let steps): return steps.first.map(json) ?? .object([:])
         case .delayed(let delay, let inner):
             guard case .object(var object) = json(inner) else { return json(inner) }
-            let extra = Double(delay.nanoseconds / 1_000_000)
+            let extra = Double(delay.clampedNanoseconds / 1_000_000)
             if case .number(let existing) = object["delayMs"] {
                 object["delayMs"] = .number(existing + extra)
             } else {
@@ -92,11 +93,11 @@ enum MappingWriter {
         case .file(let url): object["bodyFile"] = .string(url.path)
         }
         if let chunkSize = response.chunkSize { object["chunked"] = .number(Double(chunkSize)) }
-        if let delay = response.delay { object["delayMs"] = .number(Double(delay.nanoseconds / 1_000_000)) }
+        if let delay = response.delay { object["delayMs"] = .number(Double(delay.clampedNanoseconds / 1_000_000)) }
         if let throttle = response.throttle {
             object["throttle"] = .object([
                 "bytes": .number(Double(throttle.bytes)),
-                "intervalMs": .number(Double(throttle.interval.nanoseconds / 1_000_000)),
+                "intervalMs": .number(Double(throttle.interval.clampedNanoseconds / 1_000_000)),
             ])
         }
         return .object(object)

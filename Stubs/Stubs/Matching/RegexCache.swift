@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 
 /// Compiled regular expressions, shared and compiled once.
 enum RegexCache {
-    private static let cache = Locked<[String: NSRegularExpression]>([:])
+    private static let cache = Mutex<[String: NSRegularExpression]>([:])
 
     /// The compiled `pattern`, or the compile error's description.
     static func compile(_ pattern: String) -> Result<NSRegularExpression, RegexError> {

@@ -1,3 +1,4 @@
+import HarnessSystem
 /// What the request handler decided for one request.
 struct RequestAnswer {
     /// What to do (sequences already resolved).
@@ -106,7 +107,7 @@ final class Connection {
         switch behaviour.kind {
         case .respond(let response):
             var steps: [Step] = []
-            if let delay = response.delay { steps.append(.pause(nanoseconds: delay.nanoseconds)) }
+            if let delay = response.delay { steps.append(.pause(nanoseconds: delay.clampedNanoseconds)) }
             let bytes: [UInt8]
             switch response.bodyBytes() {
             case .success(let body):
@@ -124,7 +125,7 @@ final class Connection {
             }
             if let throttle = response.throttle {
                 steps.append(.throttled(
-                    bytes, bytesPerWrite: throttle.bytes, intervalNanoseconds: throttle.interval.nanoseconds
+                    bytes, bytesPerWrite: throttle.bytes, intervalNanoseconds: throttle.interval.clampedNanoseconds
                 ))
             } else {
                 steps.append(.write(bytes))
@@ -140,20 +141,10 @@ final class Connection {
         case .garbage(let data):
             return [.write(Array(data)), .close]
         case .delayed(let delay, let behaviour):
-            return [.pause(nanoseconds: delay.nanoseconds)] + steps(for: behaviour, request: request)
+            return [.pause(nanoseconds: delay.clampedNanoseconds)] + steps(for: behaviour, request: request)
         case .sequence:
             // The registry resolves sequences before answering; answer the first element defensively.
             return steps(for: behaviour.resolved(forMatch: 0), request: request)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds, clamped to 0 and about 292 years.
-    var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        if seconds < 0 { return 0 }
-        if seconds > 9_000_000_000 { return UInt64.max / 2 }
-        return UInt64(seconds) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 }

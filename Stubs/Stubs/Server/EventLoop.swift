@@ -1,4 +1,6 @@
 import Foundation
+import HarnessSystem
+import Synchronization
 
 /// One thread that serves every connection of a server with poll(2).
 ///
@@ -19,9 +21,9 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private let listener: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    private let mailbox = Locked(Mailbox())
+    /// The loop thread: polls the listener and the connections, woken by `submit`.
+    private let loop: ReadinessLoop
+    private let mailbox = Mutex(Mailbox())
     private let finished = DispatchSemaphore(value: 0)
     private let limits: HTTPRequestParser.Limits
     private let lingerNanoseconds: UInt64
@@ -37,28 +39,19 @@ final class EventLoop: @unchecked Sendable {
     private var accepting = true
     private var running = true
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-    private let loopThread = Locked<Thread?>(nil)
 
     /// Takes ownership of a listening, non-blocking socket.
-    init(listener: Int32, handler: RequestHandling, limits: HTTPRequestParser.Limits, lingerTimeout: Duration) throws {
-        let pipe = try Posix.makeWakePipe()
+    init(listener: Int32, handler: RequestHandling, limits: HTTPRequestParser.Limits, lingerTimeout: Duration) throws(SystemError) {
+        self.loop = try ReadinessLoop()
         self.listener = listener
-        self.wakeRead = pipe.read
-        self.wakeWrite = pipe.write
         self.handler = handler
         self.limits = limits
-        self.lingerNanoseconds = lingerTimeout.nanoseconds
+        self.lingerNanoseconds = lingerTimeout.clampedNanoseconds
     }
 
     /// Starts the loop thread.
     func start(name: String) {
-        let thread = Thread { [self] in
-            loopThread.withLock { $0 = Thread.current }
-            run()
-        }
-        thread.name = name
-        thread.stackSize = 1 << 20
-        thread.start()
+        loop.start(name: name, stackSize: 1 << 20) { [self] _ in run() }
     }
 
     /// Queues a command for the loop; ignored once the loop has finished.
@@ -66,8 +59,7 @@ final class EventLoop: @unchecked Sendable {
         mailbox.withLock { mailbox in
             guard !mailbox.isClosed else { return }
             mailbox.commands.append(command)
-            var byte: UInt8 = 1
-            _ = try? Posix.write(wakeWrite, &byte, count: 1)  // A full pipe already means "wake up".
+            loop.wake()
         }
     }
 
@@ -75,8 +67,7 @@ final class EventLoop: @unchecked Sendable {
     /// (unless called on the loop thread itself, which only requests the stop).
     func stopAndWait() {
         submit(.stop)
-        let onLoopThread = loopThread.withLock { $0 === Thread.current }
-        if !onLoopThread {
+        if !loop.isLoopThread {
             finished.wait()
             finished.signal()  // Later callers return at once too.
         }
@@ -90,41 +81,39 @@ final class EventLoop: @unchecked Sendable {
         while running {
             pollSet.removeAll(keepingCapacity: true)
             polled.removeAll(keepingCapacity: true)
-            pollSet.append(Posix.pollDescriptor(fd: wakeRead, events: Posix.pollIn))
-            pollSet.append(Posix.pollDescriptor(fd: accepting ? listener : -1, events: Posix.pollIn))
+            pollSet.append(Posix.pollDescriptor(fd: accepting ? listener : -1, events: .readable))
             for connection in connections.values {
-                var events: Int16 = 0
-                if wantsRead(connection) { events |= Posix.pollIn }
-                if connection.hasPendingOutput { events |= Posix.pollOut }
+                var events: Posix.PollEvents = []
+                if wantsRead(connection) { events.insert(.readable) }
+                if connection.hasPendingOutput { events.insert(.writable) }
                 pollSet.append(Posix.pollDescriptor(fd: connection.fd, events: events))
                 polled.append(connection)
             }
-            let ready: Int
+            let woken: Bool
             do {
-                ready = try Posix.poll(&pollSet, timeoutMilliseconds: pollTimeout())
+                woken = try loop.wait(&pollSet, timeoutMilliseconds: pollTimeout())
             } catch {
-                // EINVAL/ENOMEM: nothing sensible to do but stop serving.
+                // EINVAL/ENOMEM: nothing sensible to do but stop serving. (EINTR is retried.)
                 break
             }
-            if ready > 0 {
-                if pollSet[0].revents != 0 { drainWakePipe() }
-                if pollSet[1].revents != 0 { acceptConnections() }
-                for (index, connection) in polled.enumerated() {
-                    let revents = pollSet[index + 2].revents
-                    guard revents != 0, connection.phase != .closed else { continue }
-                    if revents & Posix.pollOut != 0 || revents & Posix.pollErrorMask != 0 && connection.hasPendingOutput {
-                        flush(connection)
-                    }
-                    if connection.phase != .closed && (revents & (Posix.pollIn | Posix.pollErrorMask)) != 0 {
-                        if connection.peerClosed && revents & Posix.pollErrorMask != 0 {
-                            // Hang-up or error after EOF: nobody is left to talk to (and poll would spin).
-                            close(connection)
-                            continue
-                        }
-                        readAvailable(connection)
-                    }
-                    if connection.phase != .closed { drive(connection) }
+            if woken { runCommands() }
+            if !pollSet[0].returnedEvents.isEmpty { acceptConnections() }
+            for (index, connection) in polled.enumerated() {
+                let returned = pollSet[index + 1].returnedEvents
+                guard !returned.isEmpty, connection.phase != .closed else { continue }
+                let failed = !returned.isDisjoint(with: .failures)
+                if returned.contains(.writable) || failed && connection.hasPendingOutput {
+                    flush(connection)
                 }
+                if connection.phase != .closed && (returned.contains(.readable) || failed) {
+                    if connection.peerClosed && failed {
+                        // Hang-up or error after EOF: nobody is left to talk to (and poll would spin).
+                        close(connection)
+                        continue
+                    }
+                    readAvailable(connection)
+                }
+                if connection.phase != .closed { drive(connection) }
             }
             fireTimers()
         }
@@ -148,14 +137,10 @@ final class EventLoop: @unchecked Sendable {
             if let deadline = connection.deadline, deadline < earliest ?? .max { earliest = deadline }
         }
         guard let earliest else { return -1 }
-        let now = Posix.monotonicNanoseconds()
-        if earliest <= now { return 0 }
-        return Int32(min(60_000, (earliest - now + 999_999) / 1_000_000))
+        return min(60_000, MonotonicClock.milliseconds(until: earliest))
     }
 
-    private func drainWakePipe() {
-        var scratch = [UInt8](repeating: 0, count: 256)
-        while (try? scratch.withUnsafeMutableBytes { try Posix.read(wakeRead, into: $0.baseAddress!, count: 256) }) ?? 0 > 0 {}
+    private func runCommands() {
         let commands = mailbox.withLock { mailbox -> [Command] in
             defer { mailbox.commands.removeAll() }
             return mailbox.commands
@@ -186,16 +171,14 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<256 {
             let fd: Int32
             do {
-                guard let accepted = try Posix.accept(listener) else { return }
+                guard let accepted = try Posix.accept(listener, nonBlocking: true) else { return }
                 fd = accepted
-            } catch let error as PosixError {
+            } catch {
                 if error.errno == Posix.tooManyFiles || error.errno == Posix.tooManyFilesInSystem {
                     // Out of descriptors: stop accepting briefly instead of spinning.
                     accepting = false
-                    resumeAcceptingAt = Posix.monotonicNanoseconds() + 50_000_000
+                    resumeAcceptingAt = MonotonicClock.deadline(after: .milliseconds(50))
                 }
-                return
-            } catch {
                 return
             }
             Posix.setNoDelay(fd)
@@ -207,7 +190,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func fireTimers() {
-        let now = Posix.monotonicNanoseconds()
+        let now = MonotonicClock.nanoseconds()
         if let resume = resumeAcceptingAt, resume <= now {
             resumeAcceptingAt = nil
             accepting = true
@@ -234,18 +217,15 @@ final class EventLoop: @unchecked Sendable {
         if accepting { acceptConnections() }
         for connection in connections.values {
             var drained = 0
-            while drained < 1 << 20, let count = try? readBuffer.withUnsafeMutableBytes({
-                try Posix.read(connection.fd, into: $0.baseAddress!, count: $0.count)
-            }), count > 0 {
+            while drained < 1 << 20, let count = try? Posix.read(connection.fd, into: &readBuffer), count > 0 {
                 drained += count
             }
             Posix.shutdownWrite(connection.fd)
             close(connection)
         }
         connections.removeAll()
-        Posix.close(listener)
-        Posix.close(wakeRead)
-        Posix.close(wakeWrite)
+        Posix.closeIgnoringErrors(listener)
+        loop.close()
         handler = nil
         finished.signal()
     }
@@ -255,7 +235,7 @@ final class EventLoop: @unchecked Sendable {
     private func close(_ connection: Connection) {
         guard connection.phase != .closed else { return }
         connection.phase = .closed
-        Posix.close(connection.fd)
+        Posix.closeIgnoringErrors(connection.fd)
         connections[connection.id] = nil
         gauge.add(-1)
     }
@@ -269,11 +249,9 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<4 {
             let count: Int
             do {
-                count = try readBuffer.withUnsafeMutableBytes {
-                    try Posix.read(connection.fd, into: $0.baseAddress!, count: $0.count)
-                }
+                guard let read = try Posix.read(connection.fd, into: &readBuffer) else { return }  // would block
+                count = read
             } catch {
-                if Posix.isWouldBlock(error) { return }
                 close(connection)  // ECONNRESET and friends.
                 return
             }
@@ -291,15 +269,11 @@ final class EventLoop: @unchecked Sendable {
     private func flush(_ connection: Connection) {
         while connection.hasPendingOutput {
             do {
-                let sent = try connection.output.withUnsafeBytes { buffer in
-                    try Posix.send(
-                        connection.fd, buffer.baseAddress! + connection.outputOffset,
-                        count: buffer.count - connection.outputOffset
-                    )
+                guard let sent = try Posix.send(connection.fd, bytes: connection.output, from: connection.outputOffset) else {
+                    return  // would block: poll says when there is room
                 }
                 connection.outputOffset += sent
             } catch {
-                if Posix.isWouldBlock(error) { return }
                 close(connection)
                 return
             }
@@ -309,7 +283,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func schedule(_ action: Connection.DeadlineAction, for connection: Connection, after nanoseconds: UInt64) {
-        let now = Posix.monotonicNanoseconds()
+        let now = MonotonicClock.nanoseconds()
         connection.deadline = UInt64.max - now > nanoseconds ? now + nanoseconds : UInt64.max
         connection.deadlineAction = action
     }

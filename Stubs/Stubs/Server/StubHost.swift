@@ -1,3 +1,4 @@
+import HarnessSystem
 /// The numeric address a `StubServer` listens on: IPv4 or IPv6 loopback by default.
 public struct StubHost: Sendable, Hashable, CustomStringConvertible {
     /// The numeric address, e.g. `127.0.0.1` or `::1`.
@@ -15,9 +16,9 @@ public struct StubHost: Sendable, Hashable, CustomStringConvertible {
         var address = address
         if address.hasPrefix("[") && address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
         if address == "localhost" { address = "127.0.0.1" }
-        if (try? Posix.withSocketAddress(.ipv4, host: address, port: 0) { _, _ in }) != nil {
+        if Posix.isNumericAddress(address, .ipv4) {
             self.init(uncheckedAddress: address, isIPv6: false)
-        } else if (try? Posix.withSocketAddress(.ipv6, host: address, port: 0) { _, _ in }) != nil {
+        } else if Posix.isNumericAddress(address, .ipv6) {
             self.init(uncheckedAddress: address, isIPv6: true)
         } else {
             throw StubServerError.invalidHost(address)

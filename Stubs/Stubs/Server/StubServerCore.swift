@@ -1,4 +1,6 @@
 import Foundation
+import HarnessSystem
+import Synchronization
 
 /// The state behind a `StubServer`: stubs, journal and waiters, guarded by one lock.
 ///
@@ -22,7 +24,7 @@ final class StubServerCore: RequestHandling, @unchecked Sendable {
         var initialMappings: [StubMapping] = []
     }
 
-    let state = Locked(State())
+    let state = Mutex(State())
     let options: StubServer.Options
     /// Set once by `StubServer.init` before the loop starts, never changed afterwards (so reads
     /// from any thread are safe). After stop, commands sent to the loop are ignored.
@@ -128,7 +130,7 @@ final class StubServerCore: RequestHandling, @unchecked Sendable {
                     continuation.resume(with: immediate)
                     return
                 }
-                let nanoseconds = Int(min(timeout.nanoseconds, UInt64(Int.max / 2)))
+                let nanoseconds = Int(min(timeout.clampedNanoseconds, UInt64(Int.max / 2)))
                 DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
                     self?.finishWaiter(waiterID) { waiter, journal in
                         WaitTimeoutError(pattern: waiter.pattern, timeout: waiter.timeout, received: journal, serverStopped: false)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Stubs
+import HarnessSystem
 
 /// A blocking TCP client for raw-socket tests: send any bytes, read with poll(2) deadlines.
 final class RawClient {
@@ -30,7 +31,7 @@ final class RawClient {
         do {
             try Posix.connect(fd, host.family, host: host.address, port: port)
         } catch {
-            Posix.close(fd)
+            Posix.closeIgnoringErrors(fd)
             throw error
         }
     }
@@ -40,7 +41,7 @@ final class RawClient {
     func close() {
         if !isClosed {
             isClosed = true
-            Posix.close(fd)
+            Posix.closeIgnoringErrors(fd)
         }
     }
 
@@ -55,25 +56,21 @@ final class RawClient {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            offset += try bytes.withUnsafeBytes { try Posix.send(fd, $0.baseAddress! + offset, count: bytes.count - offset) }
+            offset += try Posix.send(fd, bytes: bytes, from: offset) ?? 0
         }
     }
 
     /// Reads more bytes into the buffer; returns false at end of stream. Throws after `timeout`.
     @discardableResult
     private func fill(deadline: Date) throws -> Bool {
-        var descriptors = [Posix.pollDescriptor(fd: fd, events: Posix.pollIn)]
+        var descriptors = [Posix.pollDescriptor(fd: fd, events: .readable)]
         let remaining = deadline.timeIntervalSinceNow
         guard remaining > 0 else { throw Failure(description: "timed out reading from the stub server; got \(buffer.count) bytes: \(String(decoding: buffer, as: UTF8.self).prefix(300))") }
         _ = try Posix.poll(&descriptors, timeoutMilliseconds: Int32(remaining * 1000) + 1)
-        if descriptors[0].revents == 0 { return try fill(deadline: deadline) }
+        if descriptors[0].returnedEvents.isEmpty { return try fill(deadline: deadline) }
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let count: Int
-        do {
-            count = try chunk.withUnsafeMutableBytes { try Posix.read(fd, into: $0.baseAddress!, count: $0.count) }
-        } catch let error as PosixError where error.errno == ECONNRESET {
-            throw error
-        }
+        // A blocking socket: a read never "would block" (ECONNRESET and friends are thrown).
+        guard let count = try Posix.read(fd, into: &chunk) else { return try fill(deadline: deadline) }
         if count == 0 { return false }
         buffer += chunk[0..<count]
         return true

@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 @testable import Stubs
+import Synchronization
 
 /// The standalone `stub-server` executable running as a subprocess of the test.
 final class StubServerProcess {
@@ -24,7 +25,7 @@ final class StubServerProcess {
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
         // Read the first line on a helper thread; wait for it with a deadline (no polling).
-        let firstLine = Locked<String?>(nil)
+        let firstLine = FirstLine()
         let lineRead = DispatchSemaphore(value: 0)
         let handle = stdout.fileHandleForReading
         Thread.detachNewThread {
@@ -35,10 +36,10 @@ final class StubServerProcess {
                 bytes += data
                 if bytes.contains(10) { break }
             }
-            firstLine.withLock { $0 = String(decoding: bytes.prefix { $0 != 10 }, as: UTF8.self) }
+            firstLine.value.withLock { $0 = String(decoding: bytes.prefix { $0 != 10 }, as: UTF8.self) }
             lineRead.signal()
         }
-        guard lineRead.wait(timeout: .now() + 20) == .success, let line = firstLine.withLock({ $0 }), let url = URL(string: line),
+        guard lineRead.wait(timeout: .now() + 20) == .success, let line = firstLine.value.withLock({ $0 }), let url = URL(string: line),
               url.scheme == "http"
         else {
             process.terminate()
@@ -67,4 +68,9 @@ final class StubServerProcess {
             _ = exited.wait(timeout: .now() + 5)
         }
     }
+}
+
+/// The first line the stub server prints, shared with the thread that reads it.
+private final class FirstLine: Sendable {
+    let value = Mutex<String?>(nil)
 }

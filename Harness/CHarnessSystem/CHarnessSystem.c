@@ -1,19 +1,22 @@
-// Fork/exec with a controlling terminal: the part Swift cannot do safely.
-// Everything between fork() and execve() below is async-signal-safe.
+// The C half of HarnessSystem (see the header): fork/exec with a controlling terminal or with
+// pipes, and descriptors created close-on-exec atomically. Everything between fork() and
+// execve() below is async-signal-safe.
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 
-#include "CHarnessShims.h"
+#include "CHarnessSystem.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -23,10 +26,28 @@
 #endif
 
 #if !defined(__linux__)
+#include <pthread.h>
+
+// Darwin has no pipe2, accept4 or SOCK_CLOEXEC: a descriptor is created and then marked
+// close-on-exec under this lock, which `spawn` holds across fork, so no child of ours is forked
+// in between.
+static pthread_mutex_t descriptor_creation_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int set_cloexec(int fd) {
     int flags = fcntl(fd, F_GETFD);
     if (flags < 0) return -1;
     return fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
+
+static int set_nonblocking(int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+static void set_nosigpipe(int fd) {
+    int on = 1;
+    (void)setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, sizeof on);
 }
 #endif
 
@@ -36,12 +57,14 @@ int harness_open_pty(int *master_fd, int *slave_fd,
     int saved;
 #if defined(__linux__)
     int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-#else
-    int master = posix_openpt(O_RDWR | O_NOCTTY);
-#endif
     if (master < 0) { *failed_operation = "posix_openpt"; return errno; }
-#if !defined(__linux__)
-    if (set_cloexec(master) != 0) { saved = errno; *failed_operation = "fcntl(FD_CLOEXEC)"; close(master); return saved; }
+#else
+    pthread_mutex_lock(&descriptor_creation_lock);
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    saved = errno;
+    if (master >= 0 && set_cloexec(master) != 0) { saved = errno; close(master); master = -1; }
+    pthread_mutex_unlock(&descriptor_creation_lock);
+    if (master < 0) { *failed_operation = "posix_openpt"; return saved; }
 #endif
     if (grantpt(master) != 0) { saved = errno; *failed_operation = "grantpt"; close(master); return saved; }
     if (unlockpt(master) != 0) { saved = errno; *failed_operation = "unlockpt"; close(master); return saved; }
@@ -50,15 +73,8 @@ int harness_open_pty(int *master_fd, int *slave_fd,
     if (ptsname_r(master, name, sizeof name) != 0) {
         saved = errno; *failed_operation = "ptsname_r"; close(master); return saved;
     }
-#if defined(__linux__)
     int slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-#else
-    int slave = open(name, O_RDWR | O_NOCTTY);
-#endif
     if (slave < 0) { saved = errno; *failed_operation = "open(pty slave)"; close(master); return saved; }
-#if !defined(__linux__)
-    if (set_cloexec(slave) != 0) { saved = errno; *failed_operation = "fcntl(FD_CLOEXEC)"; close(slave); close(master); return saved; }
-#endif
 
     struct termios attributes;
     if (tcgetattr(slave, &attributes) == 0) {
@@ -210,13 +226,7 @@ static void run_pipes_child(const struct spawn_request *request, int report_fd, 
 static int spawn(const struct spawn_request *request, pid_t *pid, int *failed_step) {
     int report[2];
     int saved;
-#if defined(__linux__)
-    if (pipe2(report, O_CLOEXEC) != 0) { *failed_step = HARNESS_SPAWN_STEP_PIPE; return errno; }
-#else
-    if (pipe(report) != 0) { *failed_step = HARNESS_SPAWN_STEP_PIPE; return errno; }
-    set_cloexec(report[0]);
-    set_cloexec(report[1]);
-#endif
+    if (harness_pipe(report, 0) != 0) { *failed_step = HARNESS_SPAWN_STEP_PIPE; return errno; }
 
     // Computed here because sysconf/getrlimit are not async-signal-safe.
     int max_fd = 1024;
@@ -230,6 +240,9 @@ static int spawn(const struct spawn_request *request, pid_t *pid, int *failed_st
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
 
+#if !defined(__linux__)
+    pthread_mutex_lock(&descriptor_creation_lock);
+#endif
     pid_t child = fork();
     if (child == 0) {
         close(report[0]);
@@ -242,6 +255,9 @@ static int spawn(const struct spawn_request *request, pid_t *pid, int *failed_st
         _exit(127); // not reached
     }
     saved = errno;
+#if !defined(__linux__)
+    pthread_mutex_unlock(&descriptor_creation_lock);
+#endif
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     close(report[1]);
     if (child < 0) {
@@ -302,14 +318,67 @@ int harness_spawn_with_pipes(const char *path,
     return spawn(&request, pid, failed_step);
 }
 
-int harness_pipe_cloexec(int fds[2]) {
+// --- descriptors created close-on-exec ---------------------------------------
+
+int harness_pipe(int fds[2], int nonblocking) {
 #if defined(__linux__)
-    return pipe2(fds, O_CLOEXEC);
+    return pipe2(fds, O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0));
 #else
-    if (pipe(fds) != 0) return -1;
-    set_cloexec(fds[0]);
-    set_cloexec(fds[1]);
-    return 0;
+    pthread_mutex_lock(&descriptor_creation_lock);
+    int result = pipe(fds);
+    int saved = errno;
+    if (result == 0) {
+        for (int i = 0; i < 2; i++) {
+            if (set_cloexec(fds[i]) != 0 || (nonblocking && set_nonblocking(fds[i]) != 0)) {
+                saved = errno;
+                close(fds[0]);
+                close(fds[1]);
+                result = -1;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&descriptor_creation_lock);
+    errno = saved;
+    return result;
+#endif
+}
+
+int harness_socket(int domain, int type, int nonblocking) {
+#if defined(__linux__)
+    return socket(domain, type | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
+#else
+    pthread_mutex_lock(&descriptor_creation_lock);
+    int fd = socket(domain, type, 0);
+    int saved = errno;
+    if (fd >= 0 && (set_cloexec(fd) != 0 || (nonblocking && set_nonblocking(fd) != 0))) {
+        saved = errno;
+        close(fd);
+        fd = -1;
+    }
+    pthread_mutex_unlock(&descriptor_creation_lock);
+    if (fd >= 0) set_nosigpipe(fd);
+    errno = saved;
+    return fd;
+#endif
+}
+
+int harness_accept(int listener, int nonblocking) {
+#if defined(__linux__)
+    return accept4(listener, NULL, NULL, SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0));
+#else
+    pthread_mutex_lock(&descriptor_creation_lock);
+    int fd = accept(listener, NULL, NULL);
+    int saved = errno;
+    if (fd >= 0 && (set_cloexec(fd) != 0 || (nonblocking && set_nonblocking(fd) != 0))) {
+        saved = errno;
+        close(fd);
+        fd = -1;
+    }
+    pthread_mutex_unlock(&descriptor_creation_lock);
+    if (fd >= 0) set_nosigpipe(fd);
+    errno = saved;
+    return fd;
 #endif
 }
 
@@ -351,6 +420,45 @@ long harness_write_without_sigpipe(int fd, const void *buffer, unsigned long cou
     } while (written < 0 && errno == EINTR);
     return (long)written;
 #endif
+}
+
+// --- signals ------------------------------------------------------------------
+
+static volatile sig_atomic_t signal_pipe_write_end = -1;
+
+static void write_to_signal_pipe(int signal_number) {
+    (void)signal_number;
+    int saved = errno;
+    unsigned char byte = 1;
+    (void)write(signal_pipe_write_end, &byte, 1);
+    errno = saved;
+}
+
+int harness_install_signal_pipe(const int *signals, int count) {
+    int fds[2];
+    if (harness_pipe(fds, 0) != 0) return -1;
+    // A full pipe must not block the handler: one byte already says "stop".
+    (void)fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
+    signal_pipe_write_end = fds[1];
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = write_to_signal_pipe;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigset_t unblocked;
+    sigemptyset(&unblocked);
+    for (int i = 0; i < count; i++) {
+        if (sigaction(signals[i], &action, NULL) != 0) {
+            int saved = errno;
+            close(fds[0]);
+            close(fds[1]);
+            errno = saved;
+            return -1;
+        }
+        sigaddset(&unblocked, signals[i]);
+    }
+    pthread_sigmask(SIG_UNBLOCK, &unblocked, NULL);
+    return fds[0];
 }
 
 int harness_pidfd_open(pid_t pid) {

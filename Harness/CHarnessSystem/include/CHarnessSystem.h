@@ -1,5 +1,14 @@
-#ifndef CHARNESS_SHIMS_H
-#define CHARNESS_SHIMS_H
+// The C half of HarnessSystem: what Swift cannot do safely or cannot see.
+//
+// - Between fork and exec only async-signal-safe calls may run, so the child side of spawning
+//   lives here (swift-subprocess keeps it in a C target too).
+// - Glibc's Swift module hides the GNU extensions (pipe2, accept4, posix_openpt's O_CLOEXEC
+//   use, pidfd_open) that create descriptors close-on-exec atomically.
+// - On Darwin, which lacks pipe2 and accept4, descriptors are created and marked close-on-exec
+//   under one lock that `fork` here also takes, so a spawn of ours never inherits a descriptor
+//   between its creation and its FD_CLOEXEC.
+#ifndef CHARNESS_SYSTEM_H
+#define CHARNESS_SYSTEM_H
 
 #include <sys/types.h>
 
@@ -62,16 +71,32 @@ int harness_spawn_with_pipes(const char *path,
                              pid_t *pid,
                              int *failed_step);
 
-/// `pipe(2)` with both ends close-on-exec, atomically where the system can (`pipe2` on Linux),
-/// so that a program another thread spawns at the same moment cannot inherit them. Returns 0,
-/// or -1 with errno set.
-int harness_pipe_cloexec(int fds[2]);
+/// `pipe(2)` with both ends close-on-exec (and non-blocking when `nonblocking` is not 0),
+/// atomically (`pipe2` on Linux; under the descriptor lock on Darwin). Returns 0, or -1 with
+/// errno set.
+int harness_pipe(int fds[2], int nonblocking);
+
+/// `socket(2)` close-on-exec (and non-blocking when `nonblocking` is not 0), atomically
+/// (`SOCK_CLOEXEC` on Linux; under the descriptor lock on Darwin, where the socket also gets
+/// `SO_NOSIGPIPE`). Returns the descriptor, or -1 with errno set.
+int harness_socket(int domain, int type, int nonblocking);
+
+/// `accept(2)` of one connection as a close-on-exec socket (non-blocking when `nonblocking` is
+/// not 0), atomically (`accept4` on Linux; under the descriptor lock on Darwin, where the socket
+/// also gets `SO_NOSIGPIPE`). Returns the descriptor, or -1 with errno set.
+int harness_accept(int listener, int nonblocking);
 
 /// `write(2)` that never raises SIGPIPE: a write to a pipe whose reader is gone fails with
 /// EPIPE instead of killing the process. On Linux SIGPIPE is blocked on the calling thread for
 /// the call and a SIGPIPE the write raised is consumed (`sigtimedwait` with a zero timeout);
 /// on Darwin the descriptor gets `F_SETNOSIGPIPE`. Returns the count written, or -1 with errno.
 long harness_write_without_sigpipe(int fd, const void *buffer, unsigned long count);
+
+/// Installs a handler for each of the `count` signals in `signals` that writes one byte to a
+/// close-on-exec pipe, unblocks those signals on the calling thread, and returns the pipe's read
+/// end (or -1 with errno set). Installing is synchronous, unlike a Dispatch signal source, so a
+/// signal that arrives right after it is not lost. One such pipe per process.
+int harness_install_signal_pipe(const int *signals, int count);
 
 /// `pidfd_open(pid, 0)` on Linux 5.3+: a descriptor (close-on-exec) that becomes readable when
 /// the process exits. Returns -1 with errno set (ENOSYS where unavailable).

@@ -1,0 +1,82 @@
+// The few file-system calls Foundation does not make the way the harness needs: executable
+// lookup by stat/access, owner checks of the bridge's socket folder, mkdtemp, and the process's
+// descriptor table for leak tests.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Posix {
+    /// What a path is, for resolving an executable before spawning.
+    package enum PathKind: Sendable { case missing, directory, executableFile, otherFile }
+
+    /// Classifies `path` by `stat(2)` and `access(X_OK)`.
+    package static func kind(ofPath path: String) -> PathKind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return .directory }
+        return access(path, X_OK) == 0 ? .executableFile : .otherFile
+    }
+
+    /// The effective user id of this process.
+    package static func effectiveUserID() -> UInt32 { UInt32(geteuid()) }
+
+    /// The owner and permission bits of `path` (not following symlinks), or nil if it cannot be read.
+    package static func ownerAndMode(_ path: String) -> (owner: UInt32, mode: UInt32, isDirectory: Bool)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (UInt32(info.st_uid), UInt32(info.st_mode) & 0o7777, (UInt32(info.st_mode) & UInt32(S_IFMT)) == UInt32(S_IFDIR))
+    }
+
+    /// Creates a fresh directory (mode 0700) from a `mkdtemp` template ending in `XXXXXX`.
+    package static func makeTemporaryDirectory(template: String) throws(SystemError) -> String {
+        var bytes = Array(template.utf8CString)
+        let result = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard result != nil else { throw SystemError(operation: "mkdtemp \(template)", errno: errno) }
+        return bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// Removes a file, ignoring errors (a socket path left by a listener).
+    package static func removeFile(_ path: String) { _ = unlink(path) }
+
+    /// The process's current working directory.
+    package static func currentDirectory() -> String? {
+        guard let pointer = getcwd(nil, 0) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    // MARK: - The descriptor table
+
+    /// The process's open descriptor numbers (from `/proc/self/fd` or `/dev/fd`).
+    package static func openDescriptors() -> [Int32] {
+        let directory = opendir("/proc/self/fd") ?? opendir("/dev/fd")
+        guard let directory else { return [] }
+        defer { closedir(directory) }
+        let own = dirfd(directory)
+        var result: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if let fd = Int32(name), fd != own { result.append(fd) }
+        }
+        return result.sorted()
+    }
+
+    /// The number of open descriptors of this process, or nil when the table cannot be read.
+    package static func openDescriptorCount() -> Int? {
+        let descriptors = openDescriptors()
+        return descriptors.isEmpty ? nil : descriptors.count
+    }
+
+    /// What a descriptor refers to (`readlink /proc/self/fd/N`: a path, `pipe:[inode]`...).
+    package static func descriptorTarget(_ fd: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
