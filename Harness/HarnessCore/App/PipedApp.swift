@@ -58,11 +58,7 @@ public final class PipedApp: Sendable {
     /// Ends the program's process group and removes the sandbox (kept when `failed` and
     /// `HARNESS_KEEP_SANDBOX=1`; its path is then printed). Idempotent.
     public func close(failed: Bool) {
-        let first = closed.withLock { wasClosed in
-            defer { wasClosed = true }
-            return !wasClosed
-        }
-        guard first else { return }
+        guard closed.setOnce() else { return }
         session.terminate()
         sandbox.close(failed: failed)
     }

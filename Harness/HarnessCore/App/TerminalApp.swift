@@ -181,11 +181,7 @@ public final class TerminalApp: Sendable {
     /// Terminates the app, closes the bridge, and removes the sandbox (kept when `failed` and
     /// `HARNESS_KEEP_SANDBOX=1`; its path is then printed). Idempotent.
     public func close(failed: Bool) {
-        let first = closed.withLock { wasClosed in
-            defer { wasClosed = true }
-            return !wasClosed
-        }
-        guard first else { return }
+        guard closed.setOnce() else { return }
         session.terminate()
         listener?.close()
         sandbox.close(failed: failed)
