@@ -18,6 +18,8 @@
 # A crash, an invariant broken, a leak, an input that takes over 10 s or 2 GB: the script prints
 # the reproducer's path and the command that replays it, and exits non-zero.
 set -euo pipefail
+# libFuzzer and AddressSanitizer report crashes themselves; the Swift backtracer would get in their way.
+export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/.."
 
 TARGETS=(vt http frame flow)
@@ -65,6 +67,7 @@ shift
 
 run() {  # run TARGET: fuzz it for $seconds seconds; returns non-zero on a finding
     local name=$1
+    shift
     local dir
     dir="$SCRATCH/runs/$name-$(date +%Y%m%d-%H%M%S)"
     mkdir -p "$dir/corpus" "$dir/artifacts"
