@@ -90,6 +90,21 @@ import Testing
         #expect(events == ["failure \(status)"], "input: \(input.debugDescription)")
     }
 
+    /// Found by fuzzing (Scripts/fuzz.sh http): `HTTP/1.6` gave a head whose minor version was 6,
+    /// where 0 or 1 is promised; a higher minor version is read as HTTP/1.1 (RFC 9110 section 2.5).
+    @Test func aHigherMinorVersionIsReadAsHTTP11() throws {
+        var parser = HTTPRequestParser()
+        var buffer = InputBuffer()
+        buffer.append(Array("PUT /c HTTP/1.6\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n0\r\n\r\n".utf8))
+        guard case .request(let request) = parser.next(in: &buffer) else {
+            Issue.record("expected a request")
+            return
+        }
+        #expect(request.head.minorVersion == 1)
+        #expect(request.head.keepAlive)
+        #expect(request.body == Array("abc".utf8))
+    }
+
     @Test func rejectsHeadersOverTheLimitWith431() {
         let huge = "GET /x HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 70 * 1024) + "\r\n\r\n"
         #expect(parse(Array(huge.utf8), pieceSize: 4096) == ["failure 431"])

@@ -77,6 +77,8 @@ extension Screen {
         if width == 2 && cursorCol == cols - 1 {
             if cols < 2 { return }
             if modes.autowrap {
+                // The last column may hold the right half of a wide character: blank both halves.
+                breakWideCharacter(row: cursorRow, at: cursorCol)
                 grid[cursorRow, cursorCol] = eraseBlank
                 wrapToNextLine()
             } else {

@@ -268,7 +268,8 @@ struct HTTPRequestParser {
         guard version[5] == UInt8(ascii: "1") else {
             return failure(505, "only HTTP/1.0 and HTTP/1.1 are supported")
         }
-        let minorVersion = Int(version[7] - 0x30)
+        // A higher minor version (HTTP/1.6) is read as the highest one implemented (RFC 9110 section 2.5).
+        let minorVersion = min(1, Int(version[7] - 0x30))
         let target = String(decoding: targetBytes, as: UTF8.self)
         if target.first != "/" && target != "*" && !target.lowercased().hasPrefix("http://")
             && !target.lowercased().hasPrefix("https://") {
