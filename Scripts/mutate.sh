@@ -87,14 +87,13 @@ export HARNESS_ARTIFACTS="$WORK/artifacts"
 seconds() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(seconds)" 'BEGIN { printf "%.0f", b - a }'; }
 
-# The failing tests' names in a `swift test` log, comma-separated.
+# The failing tests' names in a `swift test` log: the first three, and how many more.
 failed_tests() {
-    grep -aoE 'Test [^ ]+(\([^)]*\))? failed' "$1" \
-        | sed -E 's/^Test ([^ (]+).*/\1/' | sort -u | paste -sd, -
-}
-# The failing flows' names in a `harness run` log, comma-separated.
-failed_flows() {
-    grep -aoE '(FAIL|✘|failed)[^ ]* +[^ ]+\.flow' "$1" | grep -aoE '[^ /]+\.flow' | sort -u | paste -sd, -
+    grep -aoE 'Test [^ ]+(\([^)]*\))? failed' "$1" | sed -E 's/^Test ([^ (]+).*/\1/' | sort -u \
+        | awk '{ names[NR] = $0 } END {
+            for (i = 1; i <= NR && i <= 3; i++) printf "%s%s", (i > 1 ? ", " : ""), names[i]
+            if (NR > 3) printf " +%d more", NR - 3
+        }'
 }
 
 run_suite() {  # LOG -> status of swift test
