@@ -89,7 +89,7 @@ elapsed() { awk -v a="$1" -v b="$(seconds)" 'BEGIN { printf "%.0f", b - a }'; }
 
 # The failing tests' names in a `swift test` log: the first three, and how many more.
 failed_tests() {
-    grep -aoE 'Test [^ ]+(\([^)]*\))? failed' "$1" | sed -E 's/^Test ([^ (]+).*/\1/' | sort -u \
+    grep -aoE 'Test [^ ]+( with [0-9]+ test cases?)? failed after' "$1" | sed -E 's/^Test ([^ (]+).*/\1/' | sort -u \
         | awk '{ names[NR] = $0 } END {
             for (i = 1; i <= NR && i <= 3; i++) printf "%s%s", (i > 1 ? ", " : ""), names[i]
             if (NR > 3) printf " +%d more", NR - 3
@@ -151,7 +151,7 @@ for id in $SELECTED; do
         else
             result="killed"
             by=$(failed_tests "$WORK/$id.test.log")
-            [[ -n "$by" ]] || by="(suite exited $(grep -aoE 'exit(ed)? (code|status) [0-9]+' "$WORK/$id.test.log" | tail -1))"
+            [[ -n "$by" ]] || by="(swift test failed; no failing test named: a crash?)"
             KILLED=$((KILLED + 1))
         fi
         if (( RUN_FLOWS )); then
