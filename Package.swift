@@ -68,6 +68,12 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "ShardBalanceBenchmark",
+            dependencies: ["Harness"],
+            path: "Benchmarks/ShardBalanceBenchmark"
+        ),
+
+        .executableTarget(
             name: "AcceptanceBenchmark",
             dependencies: ["Harness", "Stubs"],
             path: "Benchmarks/AcceptanceBenchmark",

@@ -1,9 +1,12 @@
 #!/bin/sh
 # Records the raw bytes real programs draw on an 80x24 pseudo-terminal into
 # Tests/TerminalEmulatorTests/Fixtures/*.bytes, for the parity test against tmux
-# (TmuxParityTests). Run from the repository root; needs python3, vim, less, top, ls.
+# (TmuxParityTests). Run from the repository root; needs python3, vim, less, top, ls, seq,
+# git (for git-log.bytes; skipped without it).
 #   sh Scripts/record-parity-fixtures.sh
-# The recordings are committed: the test does not rerun the programs.
+# The recordings are committed: the test does not rerun the programs. The line-oriented
+# ones (seq, ls-usr-bin, sgr-loop, python-repl, git-log, cjk-scroll) scroll far past one
+# screen: their whole transcript (scrollback and screen) is compared with tmux's history.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/Tests/TerminalEmulatorTests/Fixtures"
@@ -80,6 +83,51 @@ printf "\033)0\016\033[10;22Hqqqqqqqqqq\017\033[m"
 printf "\033[18;1H\033[0mscroll region:\r\n1\r\n2\r\n3\r\n4"
 printf "\033[19;22r\033[22;1H\nA\nB\033[r"
 printf "\033[?6h\033[5;7r\033[1;3Horigin\033[?6l\033[r\033[24;1H"
+'
+
+# Line-oriented programs whose output scrolls off the top (the transcript parity test).
+$rec "$out/seq.bytes" $cols $rows -- seq 1 2000
+# Dates vary between machines: a fixed year, as in ls-color. Only /usr/bin's names and sizes.
+$rec "$out/ls-usr-bin.bytes" $cols $rows -- env LC_ALL=C ls -l --time-style=+2024 /usr/bin
+$rec "$out/sgr-loop.bytes" $cols $rows -- sh -c '
+for i in $(seq 300); do printf "\033[3%dmline-%d\033[m\n" $((i%8)) $i; done'
+# A python3 REPL: input is typed at each prompt (record-pty.py --type), so the program
+# echoes it; HOME is the temporary folder so ~/.python_history is neither read nor written.
+$rec "$out/python-repl.bytes" $cols $rows \
+    --prompt '>>> ' --prompt '... ' \
+    --type '2 ** 100\r' \
+    --type '"-".join(["tmux", "parity"]) * 3\r' \
+    --type '[n * n for n in range(15)]\r' \
+    --type '{"name": "scrollback", "lines": [1, 2, 3], "wide": "中文"}\r' \
+    --type 'int("seven")\r' \
+    --type 'for i in range(60):\r' \
+    --type '    print(f"row {i:2d}", "#" * (i % 40))\r' \
+    --type '\r' \
+    --type 'print("done")\r' \
+    --type '\x04' \
+    -- env HOME="$work" PYTHONSTARTUP= python3 -q
+# This repository's own history, up to a fixed commit so that a new recording is the same
+# (no decorations: they name the branches of the moment).
+git_rev=49fe7797fe9acd09e5aa531f589069ff7590d255
+if command -v git >/dev/null && git -C "$root" cat-file -e "$git_rev" 2>/dev/null; then
+    ( cd "$root" && $rec "$out/git-log.bytes" $cols $rows -- \
+        git --no-pager -c color.ui=always log --no-decorate --stat -n 40 "$git_rev" )
+else
+    echo "git or commit $git_rev missing: git-log.bytes not recorded" >&2
+fi
+# Wide and combining characters scrolling off, and at the right edge.
+$rec "$out/cjk-scroll.bytes" $cols $rows -- sh -c '
+i=1
+while [ $i -le 50 ]; do
+  printf "%02d 漢字かな 한국어 ｗｉｄｅ e\314\201 n\314\203 a\314\200\314\201 \033[1m中文\033[m 😀 end\r\n" $i
+  i=$((i + 1))
+done
+printf "%079d中 did not fit: the last column is blank\r\n" 0
+printf "%080d\314\201 a mark at the pending wrap joins the last column\r\n" 0
+printf "中文%076d字 at the start of the next row\r\n" 0
+printf "漢\314\201 a mark on a wide character\r\n"
+i=1
+while [ $i -le 30 ]; do printf "tail %02d 日本語\r\n" $i; i=$((i + 1)); done
 '
 echo "recorded into $out:"
 ls -l "$out"

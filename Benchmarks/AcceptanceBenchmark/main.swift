@@ -34,6 +34,7 @@ let base = server.baseURL.absoluteString
 
 func launch(_ route: String) -> AppLaunch {
     var launch = AppLaunch(executable: todo)
+    launch.launchProtocol = .bridge
     launch.network = URL(string: "\(base)/\(route)")!
     return launch
 }

@@ -7,18 +7,26 @@ struct BenchmarkOptions {
     var pyteRuns = 1
     var cols = 80
     var rows = 24
+    /// The streams to measure, in this order (`--stream mixed|scroll|both`, default both).
+    var streams = BenchmarkStream.allCases
+
+    static let usage = "usage: EmulatorBenchmark [--stream mixed|scroll|both] [--size MiB] [--runs N] [--pyte-runs N]\n"
 
     static func parse(_ arguments: [String]) -> BenchmarkOptions {
         var options = BenchmarkOptions()
         var index = 0
         while index < arguments.count {
-            let value = index + 1 < arguments.count ? Int(arguments[index + 1]) : nil
-            switch (arguments[index], value) {
-            case ("--size", let value?): options.mebibytes = max(1, value)
-            case ("--runs", let value?): options.runs = max(1, value)
-            case ("--pyte-runs", let value?): options.pyteRuns = max(1, value)
+            let text = index + 1 < arguments.count ? arguments[index + 1] : nil
+            let value = text.flatMap { Int($0) }
+            switch (arguments[index], value, text) {
+            case ("--size", let value?, _): options.mebibytes = max(1, value)
+            case ("--runs", let value?, _): options.runs = max(1, value)
+            case ("--pyte-runs", let value?, _): options.pyteRuns = max(1, value)
+            case ("--stream", _, "both"): options.streams = BenchmarkStream.allCases
+            case ("--stream", _, let name?) where BenchmarkStream(rawValue: name) != nil:
+                options.streams = [BenchmarkStream(rawValue: name)!]
             default:
-                FileHandle.standardError.write(Data("usage: EmulatorBenchmark [--size MiB] [--runs N] [--pyte-runs N]\n".utf8))
+                FileHandle.standardError.write(Data(usage.utf8))
                 exit(64)
             }
             index += 2

@@ -13,7 +13,8 @@ extension HarnessHost {
         static let spyCalls = "__spy.calls"
         static let spyCount = "__spy.count"
         static let echo = "__echo"
-        static let all = [names, spyCalls, spyCount, echo]
+        /// Sorted, as `__names` lists them.
+        static let all = [echo, names, spyCalls, spyCount]
     }
 
     /// Handles one incoming message, on the bridge thread.

@@ -8,13 +8,15 @@ enum RunCommand: Command {
     static let name = "run"
     static let synopsis = """
         run PATHS... [--jobs N] [--retries N] [--filter REGEX] [--timeout DURATION]
-                     [--record missing|failed|all|never] [--junit FILE] [--artifacts DIR] [--shard I/N]
+                     [--record missing|failed|all|never] [--junit FILE] [--artifacts DIR]
+                     [--shard I/N|auto|auto/N] [--durations JUNIT-FILE|HISTORY-DIR] [--history DIR]
+                     [--trace on|off|retain-on-failure]
                                          run the .flow files under PATHS
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try CommandArguments(
-            arguments, valued: ["jobs", "retries", "filter", "timeout", "record", "junit", "artifacts", "shard"])
+            arguments, valued: ["jobs", "retries", "filter", "timeout", "record", "junit", "artifacts", "shard", "durations", "history", "trace"])
         guard !parsed.positional.isEmpty else { throw CommandError.usage("missing PATHS (folders or .flow files)") }
         let jobs = try parsed.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let retries = try parsed.integer("retries", in: 0...100) ?? 0
@@ -34,11 +36,30 @@ enum RunCommand: Command {
         }
         var shard: FlowShard?
         if let text = parsed.value("shard") {
-            do { shard = try FlowShard(parsing: text) } catch { throw CommandError.usage(error.description) }
+            do {
+                shard = try FlowShard(argument: text, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw CommandError.usage(error.description)
+            }
+        }
+        guard shard != nil || parsed.value("durations") == nil else {
+            throw CommandError.usage("--durations balances shards: it needs --shard")
+        }
+        var traceMode = FlowTraceMode.off
+        if let text = parsed.value("trace") {
+            guard let mode = FlowTraceMode(rawValue: text.lowercased()) else {
+                throw CommandError.usage("--trace \(text.debugDescription): expected on, off or retain-on-failure")
+            }
+            traceMode = mode
+        }
+        guard parsed.value("artifacts") != nil || traceMode != .on else {
+            throw CommandError.usage("--trace on keeps timelines for the report: it needs --artifacts")
         }
         let currentDirectory = FileManager.default.currentDirectoryPath
         let junit = parsed.value("junit").map { FlowPaths.join(currentDirectory, $0) }
         let artifacts = parsed.value("artifacts").map { FlowPaths.join(currentDirectory, $0) }
+        let history = parsed.value("history").map { FlowHistory(directory: FlowPaths.join(currentDirectory, $0)) }
+        let startDate = Date()
 
         // Discover and parse everything before anything runs.
         var flows: [FlowFile]
@@ -49,7 +70,25 @@ enum RunCommand: Command {
             HarnessCLI.printError("harness run: \(error)")
             return 2
         }
-        if let shard { flows = flows.filter(shard.contains) }
+        var balance = ""
+        if let shard {
+            if let source = parsed.value("durations") {
+                // Every shard plans the whole suite from the same durations, then takes its part.
+                let durations: [String: Double]
+                do {
+                    durations = try FlowDurations.load(path: FlowPaths.join(currentDirectory, source))
+                } catch {
+                    HarnessCLI.printError("harness run: \(error)")
+                    return 2
+                }
+                let plan = FlowShardPlan(flows: flows.map(\.relativePath), count: shard.count, durations: durations)
+                flows = flows.filter { plan.shard(of: $0.relativePath) == shard.index }
+                balance = String(format: ", balanced by earlier durations (expected %.1fs of %.1fs)",
+                                 plan.expectedLoads[shard.index - 1], plan.expectedLoads.reduce(0, +))
+            } else {
+                flows = flows.filter(shard.contains)
+            }
+        }
         let scripts: [FlowScript]
         do {
             scripts = try FlowParser.loadAll(flows)
@@ -63,11 +102,15 @@ enum RunCommand: Command {
         if environment[ProductsDirectory.variable]?.isEmpty ?? true {
             environment[ProductsDirectory.variable] = ProductsDirectory.ofThisExecutable()
         }
+        // Timelines are only for the report: without --artifacts nothing is traced.
+        let traces = artifacts == nil ? nil : FlowTraceCollector(mode: traceMode)
         let executor = FlowExecutor(options: .init(
-            defaultTimeout: timeout, recordMode: record, artifactsDirectory: artifacts, environment: environment))
+            defaultTimeout: timeout, recordMode: record, artifactsDirectory: artifacts, environment: environment, traces: traces))
+        let clock = ContinuousClock()
+        let started = clock.now
 
         let workers = min(jobs, max(flows.count, 1))
-        let shardText = shard.map { ", shard \($0)" } ?? ""
+        let shardText = shard.map { ", shard \($0)\(balance)" } ?? ""
         HarnessCLI.printLine("Running \(flows.count) flow\(flows.count == 1 ? "" : "s") on \(workers) worker\(workers == 1 ? "" : "s")\(shardText)")
         let reporter = FlowProgressReporter(write: HarnessCLI.printLine)
         let pool = FlowWorkerPool(jobs: jobs, retries: retries)
@@ -87,12 +130,33 @@ enum RunCommand: Command {
                 status = 1
             }
         }
+        let wallSeconds = (clock.now - started).flowReportSeconds
+        var historyRuns: [FlowHistory.Run]?
+        if let history {
+            do {
+                try history.append(FlowHistory.Run(results: results, date: startDate, shard: shard?.description))
+            } catch {
+                HarnessCLI.printError("harness run: cannot add the run to the history in \(history.directory): \(error.localizedDescription)")
+                status = 1
+            }
+            if artifacts != nil {
+                // The report's history strips; a history it cannot read leaves them out.
+                do {
+                    historyRuns = try history.runs()
+                } catch {
+                    HarnessCLI.printError("harness run: the report shows no history: \(error)")
+                }
+            }
+        }
         var indexPath: String?
         if let artifacts {
+            var report = RunReport(results: results, traces: traces?.traces ?? [:], startedAt: startDate,
+                                   wallSeconds: wallSeconds, shard: shard?.description)
+            if let historyRuns { report.attachHistory(historyRuns) }
             do {
-                indexPath = try RunIndexWriter.write(results, toFolder: artifacts)
+                indexPath = try RunReportWriter.write(report, toFolder: artifacts)
             } catch {
-                HarnessCLI.printError("harness run: cannot write the index in \(artifacts): \(error.localizedDescription)")
+                HarnessCLI.printError("harness run: cannot write the report in \(artifacts): \(error.localizedDescription)")
                 status = 1
             }
         }
@@ -100,6 +164,11 @@ enum RunCommand: Command {
         reporter.runFinished(results)
         return status
     }
+}
+
+extension Duration {
+    /// The duration in seconds (for the report).
+    var flowReportSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// `HARNESS_PRODUCTS_DIR`: the folder of the package's built executables, which flows name as

@@ -31,6 +31,9 @@ import Testing
         #expect(names.spies == ["database.save"])
         #expect(names.probes == ["malformed", "state"])
         #expect(names.handlers.contains("given"))
+        #expect(names.handlers == names.handlers.sorted())
+        // Every list is sorted, as docs/PROTOCOL.md says, the built-ins too.
+        #expect(names.builtIns == ["__echo", "__names", "__spy.calls", "__spy.count"])
     }
 
     @Test func appCrashingMidCallSurfacesAsAppExited() async throws {

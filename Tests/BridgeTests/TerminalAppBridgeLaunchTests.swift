@@ -6,6 +6,7 @@ import Testing
 @Suite struct TerminalAppBridgeLaunchTests {
     static func fixture() throws -> AppLaunch {
         var launch = AppLaunch(executable: try BuildProducts.executable(named: "bridge-fixture-app").path)
+        launch.launchProtocol = .bridge
         launch.defaultTimeout = .seconds(5)
         launch.size = TerminalSize(cols: 200, rows: 24)
         return launch
@@ -22,6 +23,7 @@ import Testing
             return text.contains("never connected") && text.contains("not connecting: --harness-storage ")
                 && text.contains("--harness-bridge ") && text.contains("still running")
                 && !text.contains("HARNESS_BRIDGE_TOKEN")
+                && text.contains("launched with the launch protocol .bridge") && text.contains("`launch.launchProtocol = .none`")
         }
     }
 

@@ -55,6 +55,7 @@ import Testing
 
     static let setupErrors: [(line: String, expected: String)] = [
         ("env 1A=x", #"2:5: invalid name "1A""#),
+        ("env HARNESS_BRIDGE_TOKEN=abc", #"2:5: invalid name "HARNESS_BRIDGE_TOKEN": the harness sets the bridge token for each launch; a flow cannot set it"#),
         ("env A", #"2:5: unexpected "A" (expected NAME=VALUE)"#),
         ("env", "2:4: env: missing NAME=VALUE"),
         (#"env A="x"y"#, "2:10: expected a space after the closing quote"),

@@ -154,6 +154,44 @@ import Testing
         #expect(Set(report.suites.flatMap(\.cases).map(\.name)) == Set(names))
     }
 
+    @Test func durationsBalanceShardsAndTheHistoryGrowsByOneRunEach() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        let names = (1...6).map { "flow-\($0)" }
+        for name in names {
+            try fixture.write("app sh -c \"echo \(name); exec cat\"\nlaunch\nexpect \"\(name)\"\n", at: "many/\(name).flow")
+        }
+        // A JUnit report of an earlier run: flow-1 took as long as all the others together.
+        var cases = names.map { name in
+            JUnitTestCase(classname: "many", name: name, file: "many/\(name).flow", time: 1, result: .passed)
+        }
+        cases[0].time = 5
+        try JUnitWriter.write(JUnitReport(name: "earlier", suites: [JUnitTestSuite(name: "earlier", cases: cases)]),
+                              to: fixture.folder + "/earlier.xml")
+        var seen: [[String]] = []
+        for index in 1...2 {
+            let output = try await runHarness(
+                ["run", "many", "--shard", "\(index)/2", "--durations", "earlier.xml", "--junit", "s\(index).xml", "--history", "history"],
+                in: fixture.folder)
+            #expect(output.status == 0, "\(output.standardError)")
+            #expect(output.standardOutput.contains("balanced by earlier durations (expected 5.0s of 10.0s)"), "\(output.standardOutput)")
+            seen.append(try JUnitReader.read(path: fixture.folder + "/s\(index).xml").suites.flatMap(\.cases).map(\.name).sorted())
+        }
+        // The slow flow alone in one shard, the five others in the other.
+        #expect(seen.contains(["flow-1"]))
+        #expect(seen.contains(["flow-2", "flow-3", "flow-4", "flow-5", "flow-6"]))
+        let runs = try FlowHistory(directory: fixture.folder + "/history").runs()
+        #expect(runs.count == 2)
+        #expect(Set(runs.compactMap(\.shard)) == ["1/2", "2/2"])
+        #expect(runs.flatMap(\.flows).map(\.path).sorted() == names.map { "many/\($0).flow" })
+
+        let missing = try await runHarness(["run", "many", "--shard", "1/2", "--durations", "nowhere.xml"], in: fixture.folder)
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("--durations"))
+        let withoutShard = try await runHarness(["run", "many", "--durations", "earlier.xml"], in: fixture.folder)
+        #expect(withoutShard.status == 64)
+    }
+
     @Test func filterKeepsMatchingFlows() async throws {
         let fixture = try makeMixedSuite()
         defer { fixture.remove() }

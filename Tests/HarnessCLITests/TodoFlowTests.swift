@@ -19,6 +19,38 @@ import Testing
 
     let header = "app ${HARNESS_PRODUCTS_DIR}/todo\ntimeout 5s\n"
 
+    /// A bridge that ends under a `spy` line says so at once, not "within 5s" it did not wait.
+    @Test func aSpyWaitEndedByTheAppsExitSaysSo() async throws {
+        let fixture = try makeFixture()
+        defer { fixture.remove() }
+        let outcome = try await fixture.run(header + """
+            launch
+            expect "[ Start ]"
+            press q
+            spy database.save count 1
+            """)
+        let failed = try #require(failure(of: outcome))
+        #expect(failed.position?.line == 6)
+        #expect(failed.message.contains("while waiting for the spy's call 1"), "\(failed.message)")
+        #expect(!failed.message.contains("within 5s"), "\(failed.message)")
+    }
+
+    /// A program that starts but never brings its bridge up did launch: the heading says that.
+    @Test func aBridgeThatNeverComesUpIsNotALaunchFailure() async throws {
+        let fixture = try makeFixture()
+        defer { fixture.remove() }
+        let outcome = try await fixture.run("""
+            app sh -c "exit 3"
+            launch
+            spy database.save count 0
+            """)
+        let failed = try #require(failure(of: outcome))
+        #expect(failed.message.contains("started but its bridge did not become ready"), "\(failed.message)")
+        #expect(failed.message.contains("exited (exited with code"), "\(failed.message)")
+        #expect(failed.message.contains("launched with the launch protocol .bridge"), "\(failed.message)")
+        #expect(!failed.message.contains("could not launch"))
+    }
+
     @Test func stubsRequestsFilesSpiesAndEventsPass() async throws {
         let fixture = try makeFixture()
         defer { fixture.remove() }

@@ -46,8 +46,7 @@ import Testing
 
     /// The example of the README, as written there.
     @Test func theReadmeExampleRuns() async throws {
-        var launch = AppLaunch(executable: "sort")
-        launch.launchProtocol = .none
+        let launch = AppLaunch(executable: "sort")
         let app = try PipedApp.launch(launch, standardInput: .text("b\na\n"))
         defer { app.close(failed: false) }
         let output = try await app.session.waitForExit()

@@ -23,6 +23,23 @@ import Testing
         }
     }
 
+    /// A newcomer's first test of a program of their own: nothing to configure.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bc"), "bc is not installed"))
+    func anyProgramLaunchesAsItIsByDefault() async throws {
+        #expect(AppLaunch(executable: "/usr/bin/bc").launchProtocol == .none)
+        try await TerminalApp.with(AppLaunch(executable: "/usr/bin/bc", arguments: ["-q"])) { app in
+            try app.type("2+3\r")
+            try await app.waitForOutput(text: "5")
+            #expect(throws: BridgeError.self) { try app.bridge }
+        }
+        // Asking for something of the protocol passes its flags, and only them.
+        var launch = AppLaunch(executable: "/bin/echo")
+        launch.values = ["k": "v"]
+        #expect(launch.launchProtocol == .arguments)
+        launch.launchProtocol = .none
+        #expect(launch.launchProtocol == .none)
+    }
+
     @Test func argumentsModePassesNetworkStorageAndValuesButNoBridge() async throws {
         var launch = Self.launch("/bin/echo", ["own-argument"], protocol: .arguments)
         launch.network = URL(string: "http://127.0.0.1:9")

@@ -99,13 +99,18 @@ import TerminalEmulator
     }
 
     @Test func waitUntilStableWaitsForOutputToStop() async throws {
-        // Output keeps coming every 10 ms for a while, then "end": the quiet period only
-        // starts after it.
-        let session = try TerminalSession.launch(shell("i=0; while [ $i -lt 30 ]; do echo tick$i; sleep 0.01; i=$((i+1)); done; echo end; read x"))
+        // The program prints a line, waits for the test, then prints 3,000 more and "end"
+        // without pausing (shell builtins only: no fork, no sleep), so the only quiet period
+        // after the wait starts is the one after "end", however slow the machine.
+        let session = try TerminalSession.launch(shell(
+            "echo tick0; read go; i=1; while [ $i -le 3000 ]; do echo tick$i; i=$((i+1)); done; echo end; read x"))
         defer { session.terminate() }
         try await session.waitFor(text: "tick0")
-        let screen = try await session.waitUntilStable(quietFor: .seconds(1))
+        let stable = Task { try await session.waitUntilStable(quietFor: .seconds(1)) }
+        try session.type("\r")
+        let screen = try await stable.value
         #expect(screen.contains("end"))
+        #expect(screen == session.screen)
     }
 
     @Test func waitUntilStableTimesOutWhileOutputContinues() async throws {

@@ -137,7 +137,7 @@ import Testing
             server.stub(.get("/todos"), .hang)
             do {
                 // FoundationNetworking rounds timeouts down to whole seconds.
-                _ = try await fetch(server.url("/todos"), session: makeSession(timeout: 1))
+                _ = try await fetch(server.url("/todos"), timeout: 1)
                 Issue.record("a hanging stub must not answer")
             } catch let error as URLError {
                 #expect(error.code == .timedOut)
@@ -150,12 +150,12 @@ import Testing
         try await StubServer.with { server in
             server.stub(.get("/todos"), .text("loaded"))
             let hang = server.stub(.get("/todos"), .hang)
-            async let result = fetch(server.url("/todos"))
+            let request = RequestOnOwnThread(server.url("/todos"))
             let seen = try await server.waitForRequest(matching: .get("/todos"))
             #expect(seen.stubID == hang)
             #expect(server.openConnectionCount >= 1)
             server.remove(hang)
-            let (data, response) = try await result
+            let (data, response) = try await request.value
             #expect(response.statusCode == 200)
             #expect(String(decoding: data, as: UTF8.self) == "loaded")
             #expect(server.requests.count == 1, "the released request is not journaled twice")
@@ -165,11 +165,11 @@ import Testing
     @Test func stopClosesHangingConnectionsAndFreesThePort() async throws {
         let server = try StubServer()
         server.stub(.any, .hang)
-        let result = Task { try await fetch(server.url("/todos")) }
+        let request = RequestOnOwnThread(server.url("/todos"))
         _ = try await server.waitForRequest()
         server.stop()
         server.stop()  // Idempotent.
-        await #expect(throws: (any Error).self) { _ = try await result.value }
+        await #expect(throws: (any Error).self) { _ = try await request.value }
         #expect(server.openConnectionCount == 0)
         // The port can be bound again at once.
         let again = try StubServer(port: server.port)

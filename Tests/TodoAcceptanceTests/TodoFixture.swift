@@ -123,6 +123,7 @@ enum TodoFixture {
         values: [String: String] = [:]
     ) throws -> AppLaunch {
         var launch = AppLaunch(executable: try BuildProducts.executable(named: "todo").path)
+        launch.launchProtocol = .bridge
         launch.network = server?.baseURL
         launch.size = size
         launch.frozenClock = clock

@@ -16,6 +16,7 @@ public enum LaunchProtocol: Sendable, Equatable {
 ///
 /// ```swift
 /// var launch = AppLaunch(executable: try BuildProducts.executable(named: "todo").path)
+/// launch.launchProtocol = .bridge       // the app links HarnessHost: spies, probes, events
 /// launch.network = stubs.baseURL
 /// launch.size = TerminalSize(cols: 40, rows: 12)
 /// try await TerminalApp.with(launch) { app in ... }
@@ -35,8 +36,22 @@ public struct AppLaunch: Sendable {
     public var workingDirectory: String?
     /// The timeout of waits that do not pass one.
     public var defaultTimeout: Duration
-    /// How much of the launch protocol the program speaks.
-    public var launchProtocol: LaunchProtocol
+    /// How much of the launch protocol the program speaks: only what the test asked for.
+    ///
+    /// Unless set, `.arguments` when the test gave the app a network, an initial state, a
+    /// frozen clock, values or seeds, and `.none` otherwise, so any program (`bc`, `python3`)
+    /// launches as it is. The bridge is never guessed: set `.bridge` to reach the app's spies,
+    /// probes and events (the app must link HarnessHost).
+    public var launchProtocol: LaunchProtocol {
+        get { chosenLaunchProtocol ?? inferredLaunchProtocol }
+        set { chosenLaunchProtocol = newValue }
+    }
+    private var chosenLaunchProtocol: LaunchProtocol?
+
+    /// What ``launchProtocol`` is when the test did not set it.
+    var inferredLaunchProtocol: LaunchProtocol {
+        network != nil || initialState != nil || frozenClock != nil || !values.isEmpty || !seeds.isEmpty ? .arguments : .none
+    }
     /// The app's network: usually a `StubServer`'s base URL.
     public var network: URL?
     /// A named state to start in (`--harness-initial-state`).
@@ -50,7 +65,8 @@ public struct AppLaunch: Sendable {
     /// How long launch waits for the bridge's ready.
     public var readyTimeout: Duration
 
-    /// A launch of `executable` with `arguments`, speaking the whole protocol, at 80x24.
+    /// A launch of `executable` with `arguments` at 80x24, passing the launch protocol only what
+    /// the test sets (see ``launchProtocol``).
     public init(executable: String, arguments: [String] = []) {
         self.executable = executable
         self.arguments = arguments
@@ -59,7 +75,7 @@ public struct AppLaunch: Sendable {
         self.size = .standard
         self.workingDirectory = nil
         self.defaultTimeout = .seconds(10)
-        self.launchProtocol = .bridge
+        self.chosenLaunchProtocol = nil
         self.network = nil
         self.initialState = nil
         self.frozenClock = nil

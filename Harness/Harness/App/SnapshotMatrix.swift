@@ -87,7 +87,10 @@ public struct SnapshotMatrix: Sendable {
                 launch.environment["NO_COLOR"] = "1"
                 launch.unsetEnvironment.remove("NO_COLOR")
             }
-            if case .initialState(let name) = sample.setup { launch.initialState = name }
+            switch sample.setup {
+            case .initialState(let name): launch.initialState = name
+            case .call: launch.launchProtocol = .bridge  // the call goes through the bridge
+            }
             return launch
         }
 

@@ -50,7 +50,7 @@ public final class TerminalApp: Sendable {
             if launch.launchProtocol == .bridge {
                 let bridgeListener = try BridgeListener(options: options) {
                     guard let session = sessionBox.withLock({ $0 }) else { return nil }
-                    return Self.diagnostics(of: session)
+                    return Self.diagnostics(of: session) + "\n" + Self.launchProtocolHint
                 }
                 listener = bridgeListener
                 protocolArguments = bridgeListener.arguments
@@ -70,7 +70,7 @@ public final class TerminalApp: Sendable {
             )
             let session: TerminalSession
             do {
-                session = try TerminalSession.launch(configuration)
+                session = try await runOffPool { try TerminalSession.launch(configuration) }
             } catch {
                 listener?.close()
                 throw error
@@ -112,7 +112,7 @@ public final class TerminalApp: Sendable {
         let app = try await Self.launch(launch)
         do {
             let result = try await body(app)
-            app.close(failed: false)
+            await runOffPool { app.close(failed: false) }
             return result
         } catch {
             let file = URL(fileURLWithPath: "\(filePath)").deletingPathExtension().lastPathComponent
@@ -123,7 +123,7 @@ public final class TerminalApp: Sendable {
             if let written = try? app.writeFailureArtifacts(to: folder) {
                 FileHandle.standardError.write(Data("harness: the failed test's recording and screen are in \(written.path)\n".utf8))
             }
-            app.close(failed: true)
+            await runOffPool { app.close(failed: true) }
             throw error
         }
     }
@@ -192,6 +192,15 @@ public final class TerminalApp: Sendable {
     }
 
     /// The app's exit status (if it ended) and its screen, for error messages.
+    /// Why an app may never say ready, and what to change: said whenever it does not.
+    static let launchProtocolHint = """
+        The app was launched with the launch protocol .bridge: its command line starts with \
+        --harness-network/--harness-storage/--harness-bridge flags and its environment holds the \
+        bridge token (docs/PROTOCOL.md). A program that does not link HarnessHost never says \
+        ready, and may refuse the flags: launch it with `launch.launchProtocol = .none` (nothing \
+        added) or `.arguments` (the flags without the bridge).
+        """
+
     static func diagnostics(of session: TerminalSession) -> String {
         let status = session.exitStatus.map { "the app \($0)" } ?? "the app is still running"
         return "\(status); its screen:\n\(session.screen.framed())"

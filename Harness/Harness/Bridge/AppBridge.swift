@@ -97,6 +97,12 @@ public struct AppBridge: Sendable {
     /// The events received so far.
     public var receivedEvents: [BridgeEvent] { client.receivedEvents }
 
+    /// The events received so far with the time each arrived (for the run report's timeline).
+    var timedEvents: [(event: BridgeEvent, receivedAt: Date)] { client.timedEvents }
+
+    /// Every spy record so far with the time it arrived (for the run report's timeline).
+    var timedRecords: [(spy: String, value: RawJSON, receivedAt: Date)] { client.timedRecords }
+
     /// Waits for the next `count` events (named `name`, or any), in order.
     ///
     /// Each filter (each name, and "any") has its own cursor: successive calls return

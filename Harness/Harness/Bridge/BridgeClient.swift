@@ -55,6 +55,10 @@ final class BridgeClient: @unchecked Sendable {
     private var waiters: [UInt64: Waiter] = [:]
     private var nextID: UInt64 = 1
     private var eventLog: [BridgeEvent] = []
+    /// When each event of `eventLog` arrived (same indices), for the report's timeline.
+    private var eventTimes: [Date] = []
+    /// Every spy record with the time it arrived, in arrival order, for the report's timeline.
+    private var recordLog: [(spy: String, value: RawJSON, receivedAt: Date)] = []
     private var eventCursors: [String: Int] = [:]
     private var subscribers: [UInt64: AsyncStream<BridgeEvent>.Continuation] = [:]
     private var records: [String: [RawJSON]] = [:]
@@ -75,6 +79,12 @@ final class BridgeClient: @unchecked Sendable {
     var appName: String { lock.withLock { helloApp } }
     var appPID: Int { lock.withLock { helloPID } }
     var receivedEvents: [BridgeEvent] { lock.withLock { eventLog } }
+    /// The events with the time each arrived, in order.
+    var timedEvents: [(event: BridgeEvent, receivedAt: Date)] {
+        lock.withLock { zip(eventLog, eventTimes).map { ($0, $1) } }
+    }
+    /// Every spy record with the time it arrived, in arrival order.
+    var timedRecords: [(spy: String, value: RawJSON, receivedAt: Date)] { lock.withLock { recordLog } }
 
     func recordCount(spy name: String) -> Int { lock.withLock { records[name]?.count ?? 0 } }
     func recordedValues(spy name: String) -> [RawJSON] { lock.withLock { records[name] ?? [] } }
@@ -122,6 +132,7 @@ final class BridgeClient: @unchecked Sendable {
             let event = BridgeEvent(seq: seq, name: name, value: value)
             let (streams, satisfied) = lock.withLock { () -> ([AsyncStream<BridgeEvent>.Continuation], [(Waiter, Outcome)]) in
                 eventLog.append(event)
+                eventTimes.append(Date())
                 return (Array(subscribers.values), satisfyEventWaitersLocked())
             }
             for stream in streams { stream.yield(event) }
@@ -129,6 +140,7 @@ final class BridgeClient: @unchecked Sendable {
         case .record(let spy, _, let value):
             let satisfied = lock.withLock { () -> [(Waiter, Outcome)] in
                 records[spy, default: []].append(value)
+                recordLog.append((spy, value, Date()))
                 let count = records[spy]!.count
                 var result: [(Waiter, Outcome)] = []
                 for (id, waiter) in waiters {

@@ -237,21 +237,47 @@ final class SessionCore: @unchecked Sendable {
 
     // MARK: - Reader thread
 
+    /// How long, after the program was reaped (or terminated), the reader keeps waiting for the
+    /// end of its terminal before it publishes the exit anyway. The end comes as soon as every
+    /// process holding the terminal closed it, and Linux delivers all the bytes written before
+    /// it first (the pty's buffer is flushed before read reports EIO): the exit is then
+    /// published with every last word parsed. Only a process that outlives the program and
+    /// keeps the terminal open (a background job) makes the reader wait this long.
+    static let lingeringTerminalGrace: UInt64 = 500_000_000
+
     private func runReader() {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         var masterAtEnd = false
         var wakeUpBuffer = [UInt8](repeating: 0, count: 64)
+        // Set once the program was reaped or terminate asked to stop, while the terminal is
+        // still open: the uptime at which the reader stops waiting for its end.
+        var drainDeadline: UInt64?
 
         while true {
-            let (wantsWrite, stop) = withLock { (!outgoing.isEmpty, stopRequested) }
-            if stop { break }
+            let (wantsWrite, stop, reaped) = withLock { (!outgoing.isEmpty, stopRequested, reapedStatus != nil && exitStatus == nil) }
+            if stop || reaped {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if !masterAtEnd { masterAtEnd = readAvailable(buffer, maximumReads: 256) }
+                if masterAtEnd || (drainDeadline.map { now >= $0 } ?? false) {
+                    if stop { break }
+                    publishExitIfNeeded()
+                    drainDeadline = nil
+                } else if drainDeadline == nil {
+                    drainDeadline = now + Self.lingeringTerminalGrace
+                }
+            }
             var requests: [(fd: Int32, events: Posix.PollEvents)] = [(wakeUpRead, .readable)]
             if !masterAtEnd { requests.append((master, wantsWrite ? [.readable, .writable] : .readable)) }
+            var timeout: Int32 = -1
+            if let drainDeadline {
+                let now = DispatchTime.now().uptimeNanoseconds
+                timeout = Int32(clamping: (drainDeadline > now ? drainDeadline - now : 0) / 1_000_000 + 1)
+            }
             let events: [Posix.PollEvents]
             do {
-                events = try Posix.poll(requests, timeoutMilliseconds: -1)
+                events = try Posix.poll(requests, timeoutMilliseconds: timeout)
             } catch {
                 break  // cannot happen with valid descriptors; leave rather than spin
             }
@@ -265,16 +291,9 @@ final class SessionCore: @unchecked Sendable {
                 }
                 if masterEvents.contains(.writable) { withLock { flushOutgoingLocked() } }
             }
-            // After the child was reaped, drain what it wrote and publish its exit.
-            let reaped = withLock { reapedStatus != nil && exitStatus == nil }
-            if reaped {
-                if !masterAtEnd { masterAtEnd = readAvailable(buffer, maximumReads: 256) }
-                publishExitIfNeeded()
-            }
+            // The end of the terminal after the child was reaped: every byte was read.
             if masterAtEnd { publishExitIfNeeded() }
         }
-        // Stopping (terminate): take what is left, then let terminate close the descriptors.
-        if !masterAtEnd { _ = readAvailable(buffer, maximumReads: 256) }
         withLock {
             readerFinished = true
             condition.broadcast()

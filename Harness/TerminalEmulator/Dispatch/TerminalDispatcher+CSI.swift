@@ -63,7 +63,7 @@ extension TerminalDispatcher {
             if p.count <= 1 { screen.scrollDown(p.value(at: 0, default: 1)) } else { unhandledSequenceCount += 1 }
         case UInt8(ascii: "X"): screen.eraseCharacters(p.value(at: 0, default: 1))
         case UInt8(ascii: "Z"): screen.tabBackward(p.value(at: 0, default: 1))
-        case UInt8(ascii: "b"): screen.repeatLastCharacter(p.value(at: 0, default: 1))
+        case UInt8(ascii: "b"): repeatLastCharacter(p.value(at: 0, default: 1))
         case UInt8(ascii: "c"): if p[0] == 0 { respond("\u{1B}[?62;22c") }  // DA1: VT220, ANSI color
         case UInt8(ascii: "d"): screen.moveCursor(toRow: p.value(at: 0, default: 1) - 1)
         case UInt8(ascii: "g"):

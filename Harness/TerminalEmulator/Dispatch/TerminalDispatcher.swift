@@ -17,16 +17,43 @@ struct TerminalDispatcher: TerminalPerformer {
 
     // MARK: - Printing and controls
 
+    /// The last character put in the printed text, as shown (after the charset): what REP
+    /// repeats there.
+    var lastPrintedScalar: Unicode.Scalar?
+
     @inline(__always)
     mutating func print(_ scalar: Unicode.Scalar) {
-        printed.append(scalar)
+        let charset = screen.charsets.active
+        let shown = charset == .ascii || scalar.value >= 0x7F
+            ? scalar : Unicode.Scalar(charset.translate(UInt8(scalar.value))) ?? scalar
+        printed.append(shown)
+        lastPrintedScalar = shown
         screen.print(scalar)
     }
 
     @inline(__always)
     mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
-        printed.append(ascii: bytes)
+        let charset = screen.charsets.active
+        if charset == .ascii {
+            printed.append(ascii: bytes)
+            if let last = bytes.last { lastPrintedScalar = Unicode.Scalar(last) }
+        } else {
+            // Line drawing (ESC ( 0): the stream holds what the screen shows, `─` for `q`.
+            for byte in bytes {
+                let shown = Unicode.Scalar(charset.translate(byte)) ?? Unicode.Scalar(byte)
+                printed.append(shown)
+                lastPrintedScalar = shown
+            }
+        }
         screen.printASCII(bytes)
+    }
+
+    /// REP (`CSI n b`): the screen prints its last character n more times, and so does the stream.
+    mutating func repeatLastCharacter(_ count: Int) {
+        if screen.lastPrinted != nil, let scalar = lastPrintedScalar {
+            for _ in 0..<min(count, screen.cols * screen.rows) { printed.append(scalar) }
+        }
+        screen.repeatLastCharacter(count)
     }
 
     mutating func execute(_ control: UInt8) {

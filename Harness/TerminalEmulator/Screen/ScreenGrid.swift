@@ -56,11 +56,31 @@ struct ScreenGrid {
         for row in top..<(top + count) { fill(row: row, from: 0, to: cols, with: blank) }
     }
 
-    /// Rotates the row map of `top...bottom` left by `shift` (three reversals, no allocation).
+    /// Rotates the row map of `top...bottom` left by `shift` (`0 < shift < height`), in place.
+    /// Through the buffer pointer: reversing `rowStart[a..<b]` slices copied the whole map on
+    /// every scroll (an allocation per line feed at the bottom, most of a scroll's cost).
     private mutating func rotateLeft(top: Int, bottom: Int, by shift: Int) {
-        rowStart[top..<(top + shift)].reverse()
-        rowStart[(top + shift)...bottom].reverse()
-        rowStart[top...bottom].reverse()
+        rowStart.withUnsafeMutableBufferPointer { map in
+            if shift == 1 {
+                // One line: the usual case (a line feed at the bottom).
+                let first = map[top]
+                for index in top..<bottom { map[index] = map[index + 1] }
+                map[bottom] = first
+                return
+            }
+            // Three reversals.
+            func reverse(_ lower: Int, _ upper: Int) {
+                var low = lower, high = upper
+                while low < high {
+                    map.swapAt(low, high)
+                    low += 1
+                    high -= 1
+                }
+            }
+            reverse(top, top + shift - 1)
+            reverse(top + shift, bottom)
+            reverse(top, bottom)
+        }
     }
 
     /// A copy of this grid at another size: rows from `firstRow` on are kept from the top,

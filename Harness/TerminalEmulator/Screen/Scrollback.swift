@@ -57,7 +57,12 @@ struct Scrollback: Equatable {
         totalPushed += 1
         guard limit > 0 else { return }
         var end = row.count
-        while end > 0 && row[end - 1] == .blank { end -= 1 }
+        // Trailing plain blanks (all fields zero): one test per cell, not four.
+        while end > 0 {
+            let cell = row[end - 1]
+            if cell.content | cell.foreground | cell.background | UInt32(cell.flags) != 0 { break }
+            end -= 1
+        }
         openCells.append(contentsOf: UnsafeBufferPointer(rebasing: row[0..<end]))
         openStarts.append(openCells.count)
         if openStarts.count - 1 == Self.chunkSize {
@@ -65,6 +70,7 @@ struct Scrollback: Equatable {
             openCells = []
             openCells.reserveCapacity(Self.chunkSize * row.count)
             openStarts = [0]
+            openStarts.reserveCapacity(Self.chunkSize + 1)
         }
         while count > limit { dropOldest() }
     }

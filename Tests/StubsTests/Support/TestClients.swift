@@ -17,17 +17,72 @@ func makeSession(timeout: TimeInterval = 10) -> URLSession {
 }
 
 /// Fetches `url` with URLSession; returns the body and the HTTP response.
+///
+/// The session is invalidated once the request ended, as the sample app does: on Linux every
+/// URLSession keeps a libcurl multi handle and its Dispatch sources on a work queue that all
+/// sessions share, and sessions that are never invalidated pile up there for the rest of the
+/// test process (swift-corelibs-foundation#3497, "unshared URLSession ties up threads").
 func fetch(
     _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:],
-    session: URLSession = makeSession()
+    timeout: TimeInterval = 10
 ) async throws -> (Data, HTTPURLResponse) {
     var request = URLRequest(url: url)
     request.httpMethod = method
     request.httpBody = body
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let session = makeSession(timeout: timeout)
+    defer { session.finishTasksAndInvalidate() }
     let (data, response) = try await session.data(for: request)
     guard let http = response as? HTTPURLResponse else { throw RawClient.Failure(description: "not an HTTP response") }
     return (data, http)
+}
+
+/// A GET started at once on a thread of its own, for tests that wait on the server while the
+/// request is in flight: the request leaves even while every thread of Swift's cooperative
+/// pool is busy with other tests (an `async let` or `Task` would first need one of them).
+final class RequestOnOwnThread: Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    private let result = Outcome()
+
+    /// The request's outcome, written once by the URLSession callback.
+    private final class Outcome: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Result<(Data, HTTPURLResponse), any Error>?
+        func set(_ value: Result<(Data, HTTPURLResponse), any Error>) { lock.withLock { stored = value } }
+        func get() throws -> (Data, HTTPURLResponse) { try lock.withLock { stored! }.get() }
+    }
+
+    init(_ url: URL, timeout: TimeInterval = 10) {
+        let thread = Thread { [finished, result] in
+            let session = makeSession(timeout: timeout)
+            session.dataTask(with: url) { data, response, error in
+                let outcome: Result<(Data, HTTPURLResponse), any Error>
+                if let error {
+                    outcome = .failure(error)
+                } else if let http = response as? HTTPURLResponse {
+                    outcome = .success((data ?? Data(), http))
+                } else {
+                    outcome = .failure(RawClient.Failure(description: "not an HTTP response"))
+                }
+                result.set(outcome)
+                finished.signal()
+            }.resume()
+            finished.wait()
+            session.finishTasksAndInvalidate()
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    /// The response, once the request ended.
+    var value: (Data, HTTPURLResponse) {
+        get async throws {
+            try await BlockingWork.run { [finished, result] in
+                finished.wait()
+                return try result.get()
+            }
+        }
+    }
 }
 
 /// Fetches `url` and returns the body as text.

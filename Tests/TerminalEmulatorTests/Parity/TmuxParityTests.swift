@@ -8,13 +8,16 @@ import Testing
 import TerminalEmulator
 
 /// Renders recordings of real programs (made by Scripts/record-parity-fixtures.sh) with tmux
-/// and with our emulator, and requires the same text on every row.
+/// and with our emulator, and requires the same text on every row of the screen and, for
+/// the programs whose output scrolls, on every line of the transcript (see
+/// TmuxParityTests+Transcript.swift).
 ///
 /// tmux runs as a private server (`-S <socket in a private temp dir> -f /dev/null`) whose only pane replays
 /// the recording through Scripts/tmux-replay-pane.py; that script signals a `wait-for`
 /// channel once tmux has answered a status request sent after the recording, so the
 /// capture happens exactly when tmux has parsed every byte (no sleep, no polling).
-@Suite struct TmuxParityTests {
+/// The suite is serialized: one tmux server at a time.
+@Suite(.serialized) struct TmuxParityTests {
     static let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
@@ -23,11 +26,18 @@ import TerminalEmulator
         .deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = repositoryRoot.appendingPathComponent("Tests/TerminalEmulatorTests/Fixtures")
     static let cols = 80, rows = 24
+    /// tmux's `history-limit` for the replays: more than any recording's line count, so that
+    /// tmux drops nothing (our terminal keeps 10,000 lines by default).
+    static let historyLimit = 20_000
+
+    /// Full-screen programs and printf output.
+    static let screenFixtures = ["vim", "less", "vim-cjk", "less-cjk", "top", "top-interactive", "ls-color", "printf-colors", "dialog-box"]
+    /// Line-oriented programs whose output scrolls far past one screen.
+    static let scrollingFixtures = ["seq", "ls-usr-bin", "sgr-loop", "python-repl", "git-log", "cjk-scroll"]
 
     @Test(
         .enabled(if: tmuxPath != nil, "tmux is not installed: the parity test needs it as the reference emulator"),
-        .serialized,
-        arguments: ["vim", "less", "vim-cjk", "less-cjk", "top", "top-interactive", "ls-color", "printf-colors", "dialog-box"]
+        arguments: screenFixtures + scrollingFixtures
     )
     func sameTextAsTmux(fixture: String) async throws {
         let file = Self.fixtures.appendingPathComponent("\(fixture).bytes")
@@ -35,7 +45,7 @@ import TerminalEmulator
         // tmux, python and waitpid block for a while: on a thread of their own, so the few
         // threads of Swift's cooperative pool stay free for the other tests running meanwhile.
         let path = file.path
-        let theirs = try await Self.onOwnThread { try Self.renderWithTmux(file: path) }
+        let theirs = try await Self.onOwnThread { try Self.renderWithTmux(file: path, capture: .screen) }
         let terminal = Terminal(cols: Self.cols, rows: Self.rows)
         bytes.withUnsafeBytes { terminal.feed($0) }
         let ours = terminal.snapshot().lines
@@ -90,8 +100,23 @@ import TerminalEmulator
         let description: String
     }
 
-    /// The pane's text as `capture-pane -p` prints it, one string per row.
-    static func renderWithTmux(file: String) throws -> [String] {
+    /// What to capture from the pane once the recording is replayed.
+    enum Capture {
+        /// The screen: `capture-pane -p`.
+        case screen
+        /// The history and then the screen: `capture-pane -p -S -`.
+        case history
+
+        var arguments: [String] {
+            switch self {
+            case .screen: ["capture-pane", "-p"]
+            case .history: ["capture-pane", "-p", "-S", "-"]
+            }
+        }
+    }
+
+    /// The pane's text as `capture-pane` prints it, one string per line.
+    static func renderWithTmux(file: String, capture: Capture) throws -> [String] {
         guard let tmux = tmuxPath else { throw TmuxFailure(description: "tmux not installed") }
         // A private 0700 directory holds the server's socket (tmux leaves `-L` sockets behind
         // in /tmp/tmux-UID after kill-server); it is removed with everything in it.
@@ -107,6 +132,7 @@ import TerminalEmulator
         let started = try run(tmux, [
             "-S", socket, "-f", "/dev/null", "start-server", ";",
             "set-option", "-g", "status", "off", ";",
+            "set-option", "-g", "history-limit", "\(historyLimit)", ";",
             "new-session", "-d", "-x", "\(cols)", "-y", "\(rows)",
             "python3 '\(replay)' '\(file)' '\(socket)' '\(channel)'",
         ])
@@ -117,7 +143,7 @@ import TerminalEmulator
         guard waited.status == 0 else {
             throw TmuxFailure(description: "tmux wait-for \(channel) failed (\(waited.status)): \(waited.output)")
         }
-        let captured = try run(tmux, ["-S", socket, "capture-pane", "-p"])
+        let captured = try run(tmux, ["-S", socket] + capture.arguments)
         guard captured.status == 0 else {
             throw TmuxFailure(description: "tmux capture-pane failed (\(captured.status)): \(captured.output)")
         }

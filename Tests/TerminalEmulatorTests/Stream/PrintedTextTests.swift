@@ -10,6 +10,18 @@ import Testing
         #expect(terminal.printedText.endOffset == terminal.printedText.text(from: 0).utf8.count)
     }
 
+    /// The stream holds what the screen shows: repeated characters (REP) and line drawing.
+    @Test func repeatsAndLineDrawingAreWhatTheScreenShows() {
+        let terminal = Terminal(cols: 20, rows: 2)
+        terminal.feed("ab\u{1B}[3b|\u{1B}(0lqqk\u{1B}(B|é\u{1B}[2b")
+        #expect(terminal.snapshot().line(0) == "abbbb|┌──┐|ééé")
+        #expect(terminal.printedText.text(from: 0) == "abbbb|┌──┐|ééé")
+        // One scalar at a time too (the parser's slow path), and shifted out to G1.
+        let slow = Terminal(cols: 20, rows: 2)
+        for byte in Array("\u{1B})0x\u{0E}x\u{0F}x".utf8) { slow.feed([byte]) }
+        #expect(slow.printedText.text(from: 0) == "x│x")
+    }
+
     @Test func goesOnAcrossScrollingAndTheAlternateScreen() {
         let terminal = Terminal(cols: 10, rows: 2)
         terminal.feed((1...50).map { "\($0)" }.joined(separator: "\r\n"))

@@ -29,18 +29,22 @@ public struct FlowExecutor: Sendable {
         /// The variables `${NAME}` expands to in `app` and `env` lines, and the environment the
         /// program inherits (its `env` lines are added over it).
         public var environment: [String: String]
+        /// Where attempts leave their traces for the run report; nil: no trace is recorded.
+        public var traces: FlowTraceCollector?
 
         /// Creates options.
         public init(
             defaultTimeout: Duration = .seconds(10),
             recordMode: SnapshotRecordMode? = nil,
             artifactsDirectory: String? = nil,
-            environment: [String: String] = ProcessInfo.processInfo.environment
+            environment: [String: String] = ProcessInfo.processInfo.environment,
+            traces: FlowTraceCollector? = nil
         ) {
             self.defaultTimeout = defaultTimeout
             self.recordMode = recordMode
             self.artifactsDirectory = artifactsDirectory
             self.environment = environment
+            self.traces = traces
         }
     }
 

@@ -12,6 +12,27 @@ extension FlowRun {
         }
     }
 
+    /// Whether a bridge wait failed because its time ran out (not because the bridge ended).
+    static func isTimeout(_ error: any Error) -> Bool {
+        switch error {
+        case BridgeError.waitTimedOut, BridgeError.callTimedOut: true
+        default: false
+        }
+    }
+
+    /// A wait that ended early: the app exited or its bridge closed. Says so, instead of a
+    /// "within 5s" that did not happen.
+    static func bridgeEnded(_ error: any Error, waitingFor what: String) -> FlowStepFailure {
+        switch error {
+        case BridgeError.appExited(let status, _, _):
+            FlowStepFailure("the app \(status) while waiting for \(what)", details: "\(error)")
+        case BridgeError.connectionLost, BridgeError.closed, BridgeError.protocolError:
+            FlowStepFailure("the app's bridge closed while waiting for \(what)", details: "\(error)")
+        default:
+            FlowStepFailure("waiting for \(what) failed", details: "\(error)")
+        }
+    }
+
     // MARK: - spy
 
     /// `spy NAME count N`: waits (up to the timeout) for the N-th call, then checks that there
@@ -22,6 +43,7 @@ extension FlowRun {
             do {
                 _ = try await spy.waitForCall(number: count, timeout: timeout)
             } catch {
+                guard Self.isTimeout(error) else { throw Self.bridgeEnded(error, waitingFor: "the spy's call \(count)") }
                 let actual = (try? await spy.count).map(String.init) ?? "fewer"
                 throw FlowStepFailure("the spy recorded \(actual) call\(actual == "1" ? "" : "s") within "
                                       + "\(FlowDurationParser.format(timeout)), expected \(count)", details: "\(error)")
@@ -55,6 +77,7 @@ extension FlowRun {
             _ = try await spy.waitForCall(number: 1, timeout: timeout)
             last = try await spy.last
         } catch {
+            guard Self.isTimeout(error) else { throw Self.bridgeEnded(error, waitingFor: "the spy's first call") }
             throw FlowStepFailure("the spy recorded no call within \(FlowDurationParser.format(timeout))", details: "\(error)")
         }
         guard let last, last != expected else { return }

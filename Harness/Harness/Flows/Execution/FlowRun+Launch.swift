@@ -8,6 +8,11 @@ extension FlowRun {
         let launch = try prepareLaunch()
         do {
             app = try await TerminalApp.launch(launch)
+        } catch let error as BridgeError {
+            // The program started; its bridge did not come up (it exited, never connected,
+            // was refused): say that, not that it could not be launched.
+            throw FlowStepFailure("\(launch.executable) started but its bridge did not become ready", details: "\(error)",
+                                  showsScreen: false)
         } catch {
             throw FlowStepFailure("could not launch \(launch.executable)", details: "\(error)", showsScreen: false)
         }
@@ -73,7 +78,8 @@ extension FlowRun {
 
     /// Registers one `stub` line.
     func register(_ stub: FlowStub, on server: StubServer) throws {
-        server.stub(Self.pattern(method: stub.method, target: stub.path), try Self.behaviour(of: stub.response))
+        let id = server.stub(Self.pattern(method: stub.method, target: stub.path), try Self.behaviour(of: stub.response))
+        trace?.stubAnswers[id] = stub.response
     }
 
     /// The request pattern of a `stub` or `requests` line: the method, the exact path, and each

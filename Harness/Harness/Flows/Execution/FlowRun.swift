@@ -20,6 +20,8 @@ final class FlowRun {
     var timeout: Duration
     /// How many events of each name `event` checks have already awaited.
     var awaitedEvents: [String: Int] = [:]
+    /// Records the attempt's steps for the report, when the run collects traces.
+    let trace: FlowTraceRecorder?
 
     init(script: FlowScript, flow: FlowFile, attempt: Int, options: FlowExecutor.Options) {
         self.script = script
@@ -27,6 +29,7 @@ final class FlowRun {
         self.attempt = attempt
         self.options = options
         self.timeout = options.defaultTimeout
+        self.trace = options.traces == nil ? nil : FlowTraceRecorder()
     }
 
     /// The running session (after `launch`).
@@ -46,18 +49,23 @@ final class FlowRun {
         do {
             for step in script.steps {
                 current = step
+                traceStepBegan()
                 try Task.checkCancellation()
                 try await perform(step)
+                traceStepPassed(step)
             }
         } catch let skip as FlowSkip {
+            traceStepFailed(current, skip)
             outcome = .skipped(reason: skip.reason)
         } catch {
+            traceStepFailed(current, error)
             outcome = .failed(failure(error, at: current))
         }
         if case .failed(var failure) = outcome, options.artifactsDirectory != nil {
             failure.artifacts = writeArtifacts(failure: failure)
             outcome = .failed(failure)
         }
+        finishTrace(outcome)
         if case .failed = outcome { tearDown(failed: true) } else { tearDown(failed: false) }
         return outcome
     }

@@ -280,6 +280,12 @@ private struct LineParser {
             throw scanner.error(.invalidName(name, reason: "a variable name uses letters, digits and _, not starting with a digit"),
                                 at: start)
         }
+        // The bridge's token is made fresh for each launch and only the harness may set it: a
+        // flow's own value would silently replace it, and the app's host would be refused.
+        guard name != "HARNESS_BRIDGE_TOKEN" else {
+            throw scanner.error(.invalidName(name, reason: "the harness sets the bridge token for each launch; a flow cannot set it"),
+                                at: start)
+        }
         scanner.index += 1
         let value: String
         if scanner.current == "\"" {

@@ -54,6 +54,58 @@ public struct FlowShard: Sendable, Hashable, CustomStringConvertible {
 
     /// `I/N`.
     public var description: String { "\(index)/\(count)" }
+
+    // MARK: - --shard auto
+
+    /// The variables `--shard auto` reads, in order: each CI's own names for "this job's index
+    /// among N parallel jobs", with the base of its index.
+    public static let ciVariables: [(index: String, total: String?, base: Int, ci: String)] = [
+        ("HARNESS_SHARD_INDEX", "HARNESS_SHARD_TOTAL", 1, "any CI (e.g. a GitHub Actions matrix)"),
+        ("CI_NODE_INDEX", "CI_NODE_TOTAL", 1, "GitLab parallel jobs"),
+        ("BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", 0, "Buildkite parallelism"),
+        ("JOB_COMPLETION_INDEX", nil, 0, "Kubernetes indexed Jobs"),
+    ]
+
+    /// `--shard auto` (or `auto/N`): this job's shard from the CI's variables. The first of
+    /// ``ciVariables`` whose index is set wins; its total comes from its own variable, or from
+    /// `total` (`auto/N`, required for Kubernetes, whose pods only know their index), or from
+    /// `HARNESS_SHARD_TOTAL`.
+    public static func fromEnvironment(_ environment: [String: String], total: Int? = nil) throws(FlowShardError) -> FlowShard {
+        for variable in ciVariables {
+            guard let indexText = environment[variable.index], !indexText.isEmpty else { continue }
+            guard let index = Int(indexText) else {
+                throw .badVariable(name: variable.index, value: indexText)
+            }
+            let totalText = variable.total.flatMap { environment[$0] } ?? environment["HARNESS_SHARD_TOTAL"]
+            let count: Int
+            if let total {
+                count = total
+            } else if let totalText, let parsed = Int(totalText) {
+                count = parsed
+            } else if let totalText {
+                throw .badVariable(name: variable.total ?? "HARNESS_SHARD_TOTAL", value: totalText)
+            } else {
+                throw .noTotal(indexVariable: variable.index)
+            }
+            return try FlowShard(index: index - variable.base + 1, count: count)
+        }
+        throw .noCIVariables
+    }
+
+    /// Parses a `--shard` value: `I/N`, `auto` or `auto/N`.
+    public init(argument: String, environment: [String: String]) throws(FlowShardError) {
+        if argument == "auto" {
+            self = try Self.fromEnvironment(environment)
+        } else if argument.hasPrefix("auto/") {
+            let totalText = argument.dropFirst(5)
+            guard !totalText.isEmpty, totalText.count <= 6, totalText.allSatisfy(\.isASCIIDigit), let total = Int(totalText) else {
+                throw .malformed(argument)
+            }
+            self = try Self.fromEnvironment(environment, total: total)
+        } else {
+            try self.init(parsing: argument)
+        }
+    }
 }
 
 /// A bad `--shard` value.
@@ -62,12 +114,24 @@ public enum FlowShardError: Error, Equatable, CustomStringConvertible {
     case malformed(String)
     /// `I` not in 1...N, or N zero.
     case outOfRange(index: Int, count: Int)
+    /// `--shard auto` found none of the CI variables.
+    case noCIVariables
+    /// `--shard auto` found an index but no total.
+    case noTotal(indexVariable: String)
+    /// A CI variable that is not a number.
+    case badVariable(name: String, value: String)
 
     /// A message for the user.
     public var description: String {
         switch self {
         case .malformed(let text): "--shard \"\(text)\": expected I/N, e.g. 1/4"
         case .outOfRange(let index, let count): "--shard \(index)/\(count): I must be between 1 and N, and N at least 1"
+        case .noCIVariables:
+            "--shard auto: none of " + FlowShard.ciVariables.map(\.index).joined(separator: ", ")
+                + " is set; set HARNESS_SHARD_INDEX and HARNESS_SHARD_TOTAL (1-based), or pass --shard I/N"
+        case .noTotal(let variable):
+            "--shard auto: \(variable) is set but not the number of shards; pass --shard auto/N or set HARNESS_SHARD_TOTAL"
+        case .badVariable(let name, let value): "--shard auto: \(name)=\(value.debugDescription) is not a number"
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Writes `index.html` for a run's artifacts folder: every flow's result, and for failed and
+/// Writes a plain `index.html` for a run's artifacts folder: every flow's result, and for failed and
 /// flaky flows the failing screen (the SVG artifact as an image) with links to the recording,
-/// screen text, stub journal and bridge events.
+/// screen text, stub journal and bridge events. (`harness run` writes the full run report,
+/// ``RunReportPage``, instead.)
 ///
 /// The page is self-contained (inline CSS, no script); every text is escaped and every link
 /// is a relative path inside the folder.

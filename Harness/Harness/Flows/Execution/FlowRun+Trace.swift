@@ -1,0 +1,58 @@
+import Foundation
+
+extension FlowRun {
+    /// The screen after a step, when the app runs in a terminal (a snapshot: nothing is drawn).
+    private var traceScreen: ScreenSnapshot? { app?.session.screen }
+
+    /// A step is about to run.
+    func traceStepBegan() {
+        trace?.begin()
+    }
+
+    /// The step passed.
+    func traceStepPassed(_ step: FlowStep) {
+        trace?.end(step, result: .passed, screen: traceScreen)
+    }
+
+    /// The step ended the attempt with `error` (a failure, a skip or a cancellation).
+    func traceStepFailed(_ step: FlowStep?, _ error: any Error) {
+        guard let trace, let step else { return }
+        switch error {
+        case let skip as FlowSkip:
+            trace.end(step, result: .skipped, problem: skip.reason, screen: traceScreen)
+        case let failure as FlowStepFailure:
+            trace.end(step, result: .failed, problem: failure.problem, details: failure.details, screen: traceScreen)
+        case is CancellationError:
+            trace.end(step, result: .failed, problem: "cancelled", screen: traceScreen)
+        default:
+            trace.end(step, result: .failed, problem: "\(error)", screen: traceScreen)
+        }
+    }
+
+    /// Hands the attempt's trace to the collector when ``FlowTraceMode`` keeps it: the steps
+    /// (lines never reached as `notRun`), the stub requests, the bridge's events and spy
+    /// records, and the recording. Call before teardown, while the app and servers are there.
+    func finishTrace(_ outcome: AttemptOutcome) {
+        guard let trace, let collector = options.traces, collector.mode.keeps(outcome, attempt: attempt) else { return }
+        var steps = trace.steps
+        for step in script.steps.dropFirst(steps.count) {
+            steps.append(FlowTrace.Step(text: step.command.flowText, line: step.position.line, start: 0, duration: 0,
+                                        result: .notRun))
+        }
+        var messages: [FlowTrace.Message] = []
+        if let bridge = app?.connectedBridge {
+            for (event, date) in bridge.timedEvents {
+                messages.append(.init(time: trace.seconds(at: date), kind: .event, name: event.name, value: event.value.text))
+            }
+            for record in bridge.timedRecords {
+                messages.append(.init(time: trace.seconds(at: record.receivedAt), kind: .spy, name: record.spy,
+                                      value: record.value.text))
+            }
+            messages.sort { $0.time < $1.time }
+        }
+        collector.add(FlowTrace(
+            path: flow.relativePath, attempt: attempt, startDate: trace.startDate, duration: trace.seconds(),
+            steps: steps, requests: stubServer.map { trace.requests($0.requests) } ?? [], messages: messages,
+            recording: app?.session.recording))
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Stubs
+
+/// Records one attempt's steps as they run (times, results, the screen after each) for a
+/// ``FlowTrace``. Used by ``FlowRun`` from its one task when the run collects traces.
+final class FlowTraceRecorder {
+    /// The origin of the trace's times.
+    let startDate = Date()
+    /// The steps so far.
+    private(set) var steps: [FlowTrace.Step] = []
+    /// What each registered stub answers, for the status and delay of its requests.
+    var stubAnswers: [StubID: FlowStubResponse] = [:]
+    private var stepStart: Date?
+
+    /// Seconds since the start.
+    func seconds(at date: Date = Date()) -> Double { date.timeIntervalSince(startDate) }
+
+    /// A step begins.
+    func begin() {
+        stepStart = Date()
+    }
+
+    /// The step begun last ended with `result`; `screen` is the screen after it.
+    func end(_ step: FlowStep, result: FlowTrace.StepResult, problem: String? = nil, details: String? = nil,
+             screen: ScreenSnapshot?) {
+        let now = Date()
+        let start = stepStart ?? now
+        stepStart = nil
+        steps.append(FlowTrace.Step(
+            text: step.command.flowText, line: step.position.line, start: seconds(at: start),
+            duration: now.timeIntervalSince(start), result: result, problem: problem, details: details, screen: screen))
+    }
+
+    /// The requests of `journal` with the status and delay of the stub that answered each (a
+    /// sequence stub's answer is found by counting the requests it answered before).
+    func requests(_ journal: [RecordedRequest]) -> [FlowTrace.Request] {
+        var uses: [StubID: Int] = [:]
+        return journal.map { request in
+            var status = "404"
+            var delay: Double?
+            if let id = request.stubID {
+                let index = uses[id, default: 0]
+                uses[id] = index + 1
+                switch stubAnswers[id] {
+                case .respond(let code, _, let wait)?:
+                    status = String(code)
+                    delay = wait?.flowSeconds
+                case .hang?: status = "hang"
+                case .close?: status = "closed"
+                case .sequence(let statuses, _)?:
+                    status = statuses.isEmpty ? "?" : String(statuses[min(index, statuses.count - 1)])
+                case nil: status = "?"
+                }
+            }
+            return FlowTrace.Request(time: seconds(at: request.receivedAt), method: request.method, target: request.target,
+                                     status: status, delay: delay)
+        }
+    }
+}

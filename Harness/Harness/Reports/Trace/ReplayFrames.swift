@@ -1,0 +1,58 @@
+import Foundation
+
+/// The frames of a session's replay, drawn by the harness's own emulator from the recording:
+/// the output and resize events are fed to a ``Terminal`` of the recorded size, and the screen
+/// is taken at most every `minimumGap` seconds of the recording and at each step boundary.
+/// Consecutive equal screens give one frame.
+///
+/// ```swift
+/// let frames = ReplayFrames.frames(of: session.recording, boundaries: [0.4, 1.2])
+/// ```
+public enum ReplayFrames {
+    /// The screens of `recording` with their times (seconds since the recording's start).
+    ///
+    /// - Parameters:
+    ///   - boundaries: times (same origin) at which the screen is always taken, e.g. step ends.
+    ///   - minimumGap: the shortest time between two frames otherwise (1/30 s by default).
+    ///   - limit: at most this many frames; a longer recording takes them further apart.
+    public static func frames(of recording: TerminalRecording, boundaries: [Double] = [], minimumGap: Double = 1.0 / 30,
+                              limit: Int = 600) -> [(time: Double, screen: ScreenSnapshot)] {
+        let events = recording.events.filter { $0.kind != .input }
+        guard let last = events.last else { return [] }
+        let gap = max(minimumGap, last.time / Double(max(1, limit)))
+        let terminal = Terminal(cols: recording.size.cols, rows: recording.size.rows, scrollbackLimit: 0,
+                                printedTextCapacity: 1024)
+        var frames: [(time: Double, screen: ScreenSnapshot)] = []
+        var pendingSince: Double?  // the time of the first event fed since the last frame
+        var lastFed = 0.0
+        var marks = boundaries.filter { $0 >= 0 }.sorted()[...]
+
+        func take(at time: Double) {
+            pendingSince = nil
+            let screen = terminal.snapshot()
+            if let previous = frames.last, previous.screen == screen { return }
+            frames.append((time, screen))
+        }
+
+        for event in events {
+            while let mark = marks.first, mark < event.time {
+                marks.removeFirst()
+                if pendingSince != nil { take(at: lastFed) }
+            }
+            if let since = pendingSince, event.time - since >= gap { take(at: lastFed) }
+            switch event.kind {
+            case .output:
+                terminal.feed(event.bytes)
+            case .resize:
+                let parts = String(decoding: event.bytes, as: UTF8.self).split(separator: "x").compactMap { Int($0) }
+                if parts.count == 2, parts[0] > 0, parts[1] > 0 { terminal.resize(cols: parts[0], rows: parts[1]) }
+            case .input:
+                break
+            }
+            if pendingSince == nil { pendingSince = event.time }
+            lastFed = event.time
+        }
+        if pendingSince != nil { take(at: lastFed) }
+        return frames
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// Everything the run report page shows, as `results.json` keeps it: every flow's result and
+/// attempts, the timelines of traced attempts, each flow's recent history, and one table of
+/// unique screen pictures (SVG) that steps and replays refer to by index.
+///
+/// `harness run --artifacts DIR` writes it beside `index.html`; `harness merge-reports` reads
+/// the shards' files back, merges them (``merged(_:title:)``) and writes one page.
+///
+/// ```swift
+/// var report = RunReport(results: results, traces: collector.traces, startedAt: start)
+/// report.attachHistory(try FlowHistory(directory: "history").runs())
+/// try RunReportWriter.write(report, toFolder: "artifacts")
+/// ```
+public struct RunReport: Sendable, Codable {
+    /// The format of `results.json`; readers refuse other versions.
+    public static let formatVersion = 1
+
+    /// `formatVersion` when written.
+    public var version: Int
+    /// The page's title.
+    public var title: String
+    /// When the report was made.
+    public var generatedAt: Date
+    /// When the run started (the earliest shard's start after a merge).
+    public var startedAt: Date?
+    /// The run's wall time in seconds (the longest shard's after a merge).
+    public var wallSeconds: Double?
+    /// The shards this report covers (`2/4`), empty for an unsharded run.
+    public var shards: [String]
+    /// Every flow, sorted by path.
+    public var flows: [Flow]
+    /// The unique screen pictures, SVG without the XML declaration.
+    public var frames: [String]
+
+    /// One flow's result.
+    public struct Flow: Sendable, Codable {
+        /// Its relative path.
+        public var path: String
+        /// Passed, failed, flaky or skipped.
+        public var status: FlowStatus
+        /// The time of all attempts together, in seconds.
+        public var seconds: Double
+        /// Every attempt, in order.
+        public var attempts: [Attempt]
+        /// Why it was skipped.
+        public var skipReason: String?
+        /// The shard that ran it, after a merge.
+        public var shard: String?
+        /// Its outcomes in the last runs of the history (this one included), oldest first.
+        public var history: [HistoryPoint]?
+        /// Whether the history shows it flipping between pass and fail (``FlowHistory/flipsBetweenPassAndFail(_:)``).
+        public var flakyOverTime: Bool?
+    }
+
+    /// One attempt at a flow.
+    public struct Attempt: Sendable, Codable {
+        /// 1-based.
+        public var number: Int
+        /// Its wall time in seconds.
+        public var seconds: Double
+        /// passed, failed or skipped.
+        public var outcome: String
+        /// The failure message (or the skip reason).
+        public var message: String?
+        /// The flow line that failed.
+        public var position: SourcePosition?
+        /// The files it left, relative to the report's folder.
+        public var artifacts: FlowArtifacts?
+        /// Its timeline and replay, when traced.
+        public var trace: Trace?
+    }
+
+    /// A traced attempt as the page draws it.
+    public struct Trace: Sendable, Codable {
+        /// The wall-clock time of its start (the origin of its times).
+        public var startDate: Date
+        /// Seconds from the start to the end of its steps.
+        public var duration: Double
+        /// Every flow line, in order.
+        public var steps: [Step]
+        /// The stub server's requests.
+        public var requests: [FlowTrace.Request]
+        /// The bridge's events and spy records.
+        public var messages: [FlowTrace.Message]
+        /// The session's replay, when it ran in a terminal.
+        public var replay: Replay?
+    }
+
+    /// One flow line in a timeline.
+    public struct Step: Sendable, Codable {
+        /// The line's text.
+        public var text: String
+        /// Its line number.
+        public var line: Int
+        /// Start, seconds from the trace's start.
+        public var start: Double
+        /// Duration in seconds.
+        public var duration: Double
+        /// How it ended.
+        public var result: FlowTrace.StepResult
+        /// What went wrong (failed step).
+        public var problem: String?
+        /// The diff or other details (failed step).
+        public var details: String?
+        /// The screen after it, an index into ``RunReport/frames``.
+        public var frame: Int?
+    }
+
+    /// A session's replay: frames drawn by the harness's emulator from the recording.
+    public struct Replay: Sendable, Codable {
+        /// The terminal's columns at launch.
+        public var cols: Int
+        /// The terminal's rows at launch.
+        public var rows: Int
+        /// Each frame's time, seconds from the trace's start.
+        public var times: [Double]
+        /// Each frame's picture, indices into ``RunReport/frames``.
+        public var frames: [Int]
+    }
+
+    /// One earlier (or this) run of a flow.
+    public struct HistoryPoint: Sendable, Codable, Hashable {
+        /// When that run started.
+        public var date: Date
+        /// The flow's verdict in it.
+        public var status: FlowStatus
+        /// Its time in seconds.
+        public var seconds: Double
+    }
+
+    /// Creates an empty report.
+    public init(title: String = "Flow run", generatedAt: Date = Date(), startedAt: Date? = nil, wallSeconds: Double? = nil,
+                shards: [String] = [], flows: [Flow] = [], frames: [String] = []) {
+        self.version = Self.formatVersion
+        self.title = title
+        self.generatedAt = generatedAt
+        self.startedAt = startedAt
+        self.wallSeconds = wallSeconds
+        self.shards = shards
+        self.flows = flows
+        self.frames = frames
+    }
+
+    /// The counts of the report's flows.
+    public var summary: FlowRunSummary {
+        var summary = FlowRunSummary()
+        for flow in flows {
+            switch flow.status {
+            case .passed: summary.passed += 1
+            case .failed: summary.failed += 1
+            case .flaky: summary.flaky += 1
+            case .skipped: summary.skipped += 1
+            }
+        }
+        return summary
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import Harness
+import TerminalEmulator
+
+/// A program's last words: whatever it printed before it exited, aborted or was killed is read
+/// and parsed before its exit is reported, so the screen, the output and a failure message all
+/// show them. Each ending is tried 200 times in a row (the race it guards against is rare).
+@Suite struct LastWordsTests {
+    /// How the program ends after printing: each a shell command run after the output.
+    static let endings: [(name: String, command: String, status: Harness.ExitStatus)] = [
+        ("exits", "exit 3", .exited(3)),
+        ("aborts", "kill -ABRT $$", .signaled(SIGABRT)),
+        ("is killed", "kill -KILL $$", .signaled(SIGKILL)),
+    ]
+
+    @Test(arguments: endings)
+    func whatWasPrintedBeforeTheEndIsOnTheScreenWhenTheExitIsReported(
+        name: String, command: String, status: Harness.ExitStatus
+    ) async throws {
+        for round in 1...200 {
+            // 500 lines before the last words, so they arrive in the last of many reads.
+            let script = "seq 1 500; printf 'last words \(round)'; \(command)"
+            // Launched and ended off Swift's cooperative pool: 600 forks and teardowns on it
+            // would starve the tests running beside this one on a loaded machine.
+            let configuration = shell(script)
+            let session = try await runOffPool { try TerminalSession.launch(configuration) }
+            let exit: Harness.ExitStatus
+            do {
+                exit = try await session.waitForExit()
+            } catch {
+                await runOffPool { _ = session.terminate() }
+                throw error
+            }
+            let screen = session.screen
+            let output = session.output
+            await runOffPool { _ = session.terminate() }
+            #expect(exit == status, "round \(round)")
+            guard screen.line(screen.cursor.row).hasPrefix("last words \(round)") else {
+                Issue.record("round \(round): the program \(name) and its last words are missing:\n\(screen)")
+                return
+            }
+            #expect(output.hasSuffix("500\nlast words \(round)"), "round \(round)")
+        }
+    }
+}
