@@ -2,8 +2,8 @@ import TodoCore
 
 /// Draws the todo list's state as the bytes of a full-screen frame.
 ///
-/// Pure: the same state, size and color setting give the same bytes. Every row is positioned
-/// and cleared to its end, so one write replaces the previous frame without flicker.
+/// Pure: the same state, size and color setting give the same bytes. Every row is positioned,
+/// cleared and drawn, so one write replaces the previous frame without flicker.
 struct TodoScreen {
     var cols: Int
     var rows: Int
@@ -60,7 +60,9 @@ struct TodoScreen {
         }
         var frame = "\u{1B}[0m"
         for (row, line) in lines.enumerated() {
-            frame += "\u{1B}[\(row + 1);1H" + line + "\u{1B}[0m\u{1B}[K"
+            // Cleared first, then drawn: after a full-width row the cursor waits on the last
+            // column, and clearing there would erase that column (a cut title's "…").
+            frame += "\u{1B}[\(row + 1);1H\u{1B}[K" + line + "\u{1B}[0m"
         }
         return frame
     }

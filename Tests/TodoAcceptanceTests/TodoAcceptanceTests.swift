@@ -37,7 +37,7 @@ struct TodoAcceptanceTests {
     // MARK: 3. Error
 
     enum Failure: String, CaseIterable, Sendable {
-        case serverError, connectionRefused, connectionClosed, invalidJSON, clientTimeout
+        case serverError, notFound, connectionRefused, connectionClosed, invalidJSON, clientTimeout
     }
 
     @Test(arguments: Failure.allCases)
@@ -50,6 +50,9 @@ struct TodoAcceptanceTests {
         case .serverError:
             server.stub(.get("/todos"), .text("boom", status: 500))
             reason = "The server answered 500 Internal Server Error."
+        case .notFound:
+            server.stub(.get("/todos"), .text("no such list", status: 404))
+            reason = "The server answered 404 Not Found."
         case .connectionRefused:
             launch.network = try TodoFixture.refusedURL()
             reason = "Network error: could not connect to the server."
@@ -70,6 +73,8 @@ struct TodoAcceptanceTests {
             )
             #expect(try await app.saves().count == 0)
             #expect(try app.savedTodos() == nil)
+            // One request per Start: no silent retry before the error is shown.
+            try server.verify(.get("/todos"), count: .exactly(failure == .connectionRefused ? 0 : 1))
         }
     }
 
@@ -83,28 +88,65 @@ struct TodoAcceptanceTests {
             try await app.run(
                 AppStep(.press(.enter), expect: .text("Todos (7)"), .spyCount("database.save", 1), .snapshot("loaded"))
             )
-            let rows = app.session.screen.lines[1 ... TodoFixture.sorted.count]
-            let titles = TodoFixture.sorted.map(\.title)
-            for (row, title) in zip(rows, titles) { #expect(row.hasSuffix(title), "\(row)") }
+            #expect(Array(app.session.screen.lines[1 ... 7]) == TodoFixture.sortedRows)
+            #expect(app.session.screen.lines[8].isEmpty)
+            #expect(try app.savedText() == TodoFixture.savedJSON)
             #expect(try app.savedTodos() == TodoFixture.sorted)
             #expect(try await app.saves().calls == [TodoFixture.sorted])
             try server.verify(.get("/todos"), count: .exactly(1))
         }
     }
 
+    @Test func aSaveThatFailsIsReportedUnderTheList() async throws {
+        let server = try StubServer()
+        defer { server.stop() }
+        try server.stub(.get("/todos"), .json(TodoFixture.unsorted))
+        try await TerminalApp.with(TodoFixture.launch(network: server)) { app in
+            // A folder where the file should go: the rename over it fails (EISDIR), as root too.
+            try FileManager.default.createDirectory(
+                atPath: app.sandbox.url.appendingPathComponent(TodoFixture.savedFileName).path,
+                withIntermediateDirectories: false
+            )
+            try await app.run(
+                AppStep(.press(.enter), expect: .text("Todos (7)"), .text("Could not save: could not save the todos"))
+            )
+            #expect(Array(app.session.screen.lines[1 ... 7]) == TodoFixture.sortedRows)
+        }
+    }
+
+    @Test func longTitlesAreCutToTheScreenWidthWithAnEllipsis() async throws {
+        let server = try StubServer()
+        defer { server.stop() }
+        try server.stub(.get("/todos"), .json(TodoFixture.longTitles))
+        try await TerminalApp.with(TodoFixture.launch(network: server, size: TerminalSize(cols: 40, rows: 12))) { app in
+            try await app.run(AppStep(.press(.enter), expect: .text("Todos (3)")))
+            // 40 columns: " [ ] " and the title cut to 35 columns, the last of them "…".
+            #expect(Array(app.session.screen.lines[0 ... 3]) == [
+                " Todos (3) · loaded 22:13           1/3",
+                " [ ] a title far too long for a forty c…",
+                " [x] 買い物リストと牛乳と卵とパンとバタ…",
+                " [ ] 🚀 launch the rocket to the moon a…",
+            ])
+        }
+    }
+
     // MARK: 5. Try again
 
-    @Test func tryAgainAfterA500LoadsTheList() async throws {
+    /// Enter or Space starts, Enter or Space tries again (the help lines of both screens).
+    @Test(arguments: [[Key.enter, Key.character(" ")], [Key.character(" "), Key.enter]])
+    func tryAgainAfterA500LoadsTheList(keys: [Key]) async throws {
         let server = try StubServer()
         defer { server.stop() }
         server.stub(.get("/todos"), .sequence([.status(500), try .json(TodoFixture.unsorted)]))
         try await TerminalApp.with(TodoFixture.launch(network: server)) { app in
             try await app.run(
-                AppStep(.press(.enter), expect: .text("Oops"), .text("[ Try again ]")),
-                AppStep(.press(.enter), expect: .text("Todos (7)"), .spyCount("database.save", 1))
+                AppStep.expect(.text("Enter or Space: start  ·  q: quit")),
+                AppStep(.press(keys[0]), expect: .text("Oops"), .text("[ Try again ]"),
+                        .text("Enter or Space: try again  ·  q: quit")),
+                AppStep(.press(keys[1]), expect: .text("Todos (7)"), .spyCount("database.save", 1))
             )
             try server.verify(.get("/todos"), count: .exactly(2))
-            #expect(try app.savedTodos() == TodoFixture.sorted)
+            #expect(try app.savedText() == TodoFixture.savedJSON)
         }
     }
 
@@ -142,13 +184,25 @@ struct TodoAcceptanceTests {
         try server.stub(.get("/todos"), .json(TodoFixture.twoHundred))
         try await TerminalApp.with(TodoFixture.launch(network: server)) { app in
             try await app.run(
-                AppStep(.press(.enter), expect: .text("Todos (200)"), .text("1/200"), .text("todo 001")),
-                AppStep(.press(.end), expect: .text("200/200"), .text("todo 200"), .noText("todo 001")),
-                AppStep(.press(.pageUp), expect: .text("178/200")),
-                AppStep(.press([.up, .character("k")]), expect: .text("176/200")),
-                AppStep(.press([.down, .character("j")]), expect: .text("178/200")),
+                AppStep(.press(.enter), expect: .text("Todos (200)"), .text("1/200"), .text("todo 001"),
+                        .text("↑↓ j/k PgUp/PgDn Home/End scroll · q quit")),
+                // Up on the first todo stays there (the second key shows the first was handled).
+                AppStep(.press([.up, .down]), expect: .text("2/200")),
+                AppStep(.press(.end), expect: .text("200/200"), .noText("todo 001"), .screen("todo 200 on the last list row") {
+                    $0.lines[22].hasSuffix("todo 200") && $0.lines[1].hasSuffix("todo 179")
+                }),
+                // Down on the last todo stays there.
+                AppStep(.press([.down, .up]), expect: .text("199/200")),
+                AppStep(.press(.pageUp), expect: .text("177/200")),
+                AppStep(.press(.up), expect: .text("176/200")),
+                AppStep(.press(.character("k")), expect: .text("175/200")),
+                AppStep(.press(.down), expect: .text("176/200")),
+                AppStep(.press(.character("j")), expect: .text("177/200")),
                 AppStep(.press(.home), expect: .text("1/200"), .text("todo 001"), .noText("todo 200")),
-                AppStep(.press(.pageDown), expect: .text("23/200"))
+                AppStep(.press(.pageDown), expect: .text("23/200")),
+                // Home and End as tmux, screen and the Linux console send them.
+                AppStep(.type("\u{1B}[4~"), expect: .text("200/200")),
+                AppStep(.type("\u{1B}[1~"), expect: .text("1/200"))
             )
         }
     }
@@ -182,6 +236,41 @@ struct TodoAcceptanceTests {
             let screen = app.session.screen
             #expect(screen.activeBuffer == .main)
             #expect(screen.cursor.visible)
+        }
+    }
+
+    /// `q: quit` is on every screen's help line.
+    @Test(arguments: [("idle", "[ Start ]"), ("loading", "Loading…"), ("error", "[ Try again ]"), ("loaded", "Todos (6)")])
+    func qQuitsFromEveryScreen(state: String, readyText: String) async throws {
+        var launch = try TodoFixture.launch()
+        launch.initialState = state
+        try await TerminalApp.with(launch) { app in
+            try await app.run(
+                AppStep.expect(.text(readyText)),
+                AppStep(.press(.character("q")), expect: .exit(.exited(0)))
+            )
+            #expect(app.session.screen.activeBuffer == .main)
+        }
+    }
+
+    /// `NO_COLOR` (set, not empty) and `TERM=dumb` turn color off; reverse video stays.
+    @Test(arguments: [["NO_COLOR": "1"], ["TERM": "dumb"]])
+    func noColorWhenTheEnvironmentSaysSo(environment: [String: String]) async throws {
+        var launch = try TodoFixture.launch()
+        launch.initialState = "loaded"
+        launch.environment.merge(environment) { _, new in new }
+        launch.unsetEnvironment.subtract(environment.keys)
+        try await TerminalApp.with(launch) { app in
+            try await app.run(AppStep.expect(.text("Todos (6)")))
+            let screen = app.session.screen
+            #expect(screen.cell(row: 0, col: 1).attributes.inverse)
+            for row in 0 ..< screen.rows {
+                for col in 0 ..< screen.cols {
+                    let attributes = screen.cell(row: row, col: col).attributes
+                    #expect(attributes.foreground == .default && attributes.background == .default,
+                            "row \(row) col \(col): \(attributes)")
+                }
+            }
         }
     }
 
