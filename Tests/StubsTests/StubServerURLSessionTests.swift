@@ -151,7 +151,11 @@ import TestSupport
         try await StubServer.with { server in
             server.stub(.get("/todos"), .text("loaded"))
             let hang = server.stub(.get("/todos"), .hang)
-            let request = RequestOnOwnThread(server.url("/todos"))
+            // The client must not give up by itself while the stub holds the request: under
+            // load this test's task may resume seconds after the request arrived (it queues
+            // behind every other test's on the cooperative pool's two threads), and a 10 s
+            // client timeout then closed the connection before the stub was removed.
+            let request = RequestOnOwnThread(server.url("/todos"), timeout: 600)
             let seen = try await server.waitForRequest(matching: .get("/todos"))
             #expect(seen.stubID == hang)
             #expect(server.openConnectionCount >= 1)
