@@ -472,6 +472,11 @@ class Host:
         with self._lock:
             return self._open
 
+    def wait_closed(self, timeout=None):
+        """Waits until the bridge has ended (the harness closed it, or `close`); True if it has."""
+        with self._lock:
+            return self._wake.wait_for(lambda: not self._open, timeout)
+
     def close(self):
         """Says goodbye, flushes and closes the bridge; the host is inert afterwards."""
         with self._lock:
