@@ -6,10 +6,11 @@ import Harness
 
 /// The Python host (Harness/hosts/python/harness_host.py) against a hand-written harness side:
 /// what it sends, what it refuses, and that it stays inert without the launch protocol.
-@Suite(.enabled(if: PythonHostProtocolTests.hasPython, "needs python3"))
+private let hasPython = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+    || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3")
+
+@Suite(.enabled(if: hasPython, "needs python3"))
 struct PythonHostProtocolTests {
-    static let hasPython = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-        || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3")
     static let hostDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Harness/hosts/python").standardized.path
 
@@ -103,7 +104,7 @@ struct PythonHostProtocolTests {
             do {
                 _ = try Self.receive(fd, &decoder)
                 return (messages, false)
-            } catch TransportError.closedByPeer {
+            } catch UnixSocket.TransportError.closedByPeer {
                 return (messages, true)
             }
         }

@@ -7,7 +7,7 @@ import Harness
 /// `call`, `probe`, `given`, `set` and `carrier`: what they parse to, how they print, the
 /// order rules, and the launch protocol they ask for.
 @Suite struct FlowBridgeCommandParsingTests {
-    static let file = { (written: String) in FlowJSON.file(FlowFileReference(written: written, directory: "/flows")) }
+    static func file(_ written: String) -> FlowJSON { .file(FlowFileReference(written: written, directory: "/flows")) }
 
     static let afterLaunchCases: [(String, FlowCommand)] = [
         ("call state", .call(name: "state", params: nil, expected: nil)),
