@@ -14,10 +14,10 @@ import HarnessCore
 /// }
 /// ```
 ///
-/// The app is launched through ``TerminalApp`` with the launch protocol the flow needs:
-/// `.bridge` when it has `spy` or `event` lines, `.arguments` when it has stubs, seeds, file or
-/// request checks, `.none` otherwise, so that any terminal program (`bc`, `python3 -q`) can be
-/// driven.
+/// The app is launched through ``TerminalApp`` with the launch protocol the flow needs (see
+/// ``launchProtocol(for:)``), its options in the environment unless the flow says
+/// `carrier arguments`, so that any terminal program (`bc`, `python3 -q`, `python3 app.py`)
+/// keeps the command line its `app` line writes.
 public struct FlowExecutor: Sendable {
     /// How flows are run.
     public struct Options: Sendable {
