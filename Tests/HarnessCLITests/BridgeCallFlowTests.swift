@@ -68,6 +68,24 @@ import Harness
         #expect(outcome == .passed)
     }
 
+    /// Why flows use the environment: with `carrier arguments` the flags go after the program
+    /// path, `python3` refuses them, and the bridge never comes up.
+    @Test(.enabled(if: isInstalled("python3")))
+    func theArgumentsCarrierCannotReachAScriptRunByAnInterpreter() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try fixture.write(Self.brokenApp, at: "broken.py")
+        let failed = try #require(failure(of: try await fixture.run("""
+            app python3 broken.py \(Self.hostDirectory)
+            carrier arguments
+            launch
+            call items
+            """)))
+        #expect(failed.position?.line == 3)
+        #expect(failed.summary.contains("started but its bridge did not become ready"), "\(failed.message)")
+        #expect(failed.message.contains("exited with code 2"), "\(failed.message)")
+    }
+
     /// A Python app whose answers are wrong in every way a check can see.
     static let brokenApp = """
         import os, sys, threading
