@@ -2,11 +2,13 @@ import Foundation
 import HarnessSystem
 import HarnessWire
 
-/// The app-side agent of the harness: reads the launch arguments, connects the
-/// bridge, and serves the spies, probes and handlers the app declares.
+/// The app-side agent of the harness: reads the launch options (flags in argv, or the
+/// `HARNESS_*` variables of the environment carrier), connects the bridge, and serves the
+/// spies, probes and handlers the app declares.
 ///
-/// Without harness launch arguments it is inert: `start` returns no host and opens
-/// no socket, starts no thread and touches no file.
+/// Without harness flags and variables it is inert: `start` returns no host and opens
+/// no socket, starts no thread and touches no file. Flags and variables together are a
+/// ``LaunchOptionsError/bothCarriers(flags:variables:)`` (docs/PROTOCOL.md section 1).
 ///
 /// ```swift
 /// let launch = try HarnessHost.start()
@@ -63,11 +65,13 @@ public final class HarnessHost: @unchecked Sendable {
 
     // MARK: - Start
 
-    /// Parses the harness launch arguments and, when they name a bridge, connects it.
+    /// Reads the harness launch options (argv or environment) and, when they name a bridge,
+    /// connects it.
     ///
     /// - Parameters:
     ///   - arguments: the whole argv (program path first).
-    ///   - environment: where the token is read from (`HARNESS_BRIDGE_TOKEN`).
+    ///   - environment: where the token (`HARNESS_BRIDGE_TOKEN`) and the environment
+    ///     carrier's variables are read from.
     ///   - appName: the name sent in the hello; defaults to the process name.
     ///   - handshakeTimeout: how long to wait for the harness's welcome.
     /// - Throws: ``LaunchOptionsError`` when a harness flag is malformed. Connection

@@ -64,6 +64,12 @@ public struct AppLaunch: Sendable {
     public var seeds: [String: Data]
     /// How long launch waits for the bridge's ready.
     public var readyTimeout: Duration
+    /// Where the launch protocol's options go: flags after the program path (`.arguments`, the
+    /// default) or environment variables (`.environment`: `HARNESS_STORAGE`..., for a script
+    /// run through an interpreter, `python3 tool.py`, whose command line must stay as written).
+    /// The token is in the environment either way. Inherited protocol variables are removed
+    /// from the program's environment in both cases, so it never sees two carriers.
+    public var carrier: LaunchCarrier
 
     /// A launch of `executable` with `arguments` at 80x24, passing the launch protocol only what
     /// the test sets (see ``launchProtocol``).
@@ -82,6 +88,7 @@ public struct AppLaunch: Sendable {
         self.values = [:]
         self.seeds = [:]
         self.readyTimeout = .seconds(10)
+        self.carrier = .arguments
     }
 }
 
@@ -114,16 +121,25 @@ extension AppLaunch {
         return options
     }
 
-    /// The protocol's arguments for ``LaunchProtocol/none`` (none) and
-    /// ``LaunchProtocol/arguments`` (the options'); with the bridge they come from its listener.
+    /// The protocol's arguments: none for ``LaunchProtocol/none`` or the environment carrier,
+    /// else the options' flags (with the bridge, `options` are its listener's).
     func protocolArguments(_ options: LaunchOptions) -> [String] {
-        launchProtocol == .arguments ? options.arguments : []
+        launchProtocol == .none || carrier == .environment ? [] : options.arguments
     }
 
-    /// The program's environment: this process's, with `protocolEnvironment` (the bridge's)
-    /// over it, without ``unsetEnvironment``, with ``environment`` over everything.
+    /// The protocol's variables: the token with the arguments carrier, every option with the
+    /// environment carrier, nothing for ``LaunchProtocol/none``.
+    func protocolVariables(_ options: LaunchOptions) -> [String: String] {
+        guard launchProtocol != .none else { return [:] }
+        return carrier == .environment ? options.environmentCarrier : options.environment
+    }
+
+    /// The program's environment: this process's without its launch-protocol variables, with
+    /// `protocolEnvironment` over it, without ``unsetEnvironment``, with ``environment`` over
+    /// everything.
     func programEnvironment(adding protocolEnvironment: [String: String] = [:]) -> [String: String] {
         var result = ProcessInfo.processInfo.environment
+        for name in LaunchVariable.all + [LaunchArgument.tokenEnvironmentVariable] { result[name] = nil }
         result.merge(protocolEnvironment) { _, new in new }
         for name in unsetEnvironment { result[name] = nil }
         result.merge(environment) { _, new in new }

@@ -40,10 +40,11 @@ public final class PipedApp: Sendable {
         }
         let sandbox = try launch.makeSandbox()
         do {
+            let options = launch.launchOptions(storage: sandbox)
             let configuration = PipedSession.Configuration(
                 executable: launch.executable,
-                arguments: launch.protocolArguments(launch.launchOptions(storage: sandbox)) + launch.arguments,
-                environment: launch.programEnvironment(),
+                arguments: launch.protocolArguments(options) + launch.arguments,
+                environment: launch.programEnvironment(adding: launch.protocolVariables(options)),
                 workingDirectory: launch.workingDirectory,
                 standardInput: standardInput,
                 defaultTimeout: launch.defaultTimeout

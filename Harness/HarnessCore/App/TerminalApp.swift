@@ -46,15 +46,15 @@ public final class TerminalApp: Sendable {
             let sessionBox = Mutex<TerminalSession?>(nil)
             var listener: BridgeListener?
             var protocolArguments = launch.protocolArguments(options)
-            var protocolEnvironment: [String: String] = [:]
+            var protocolEnvironment = launch.protocolVariables(options)
             if launch.launchProtocol == .bridge {
                 let bridgeListener = try BridgeListener(options: options) {
                     guard let session = sessionBox.withLock({ $0 }) else { return nil }
-                    return Self.diagnostics(of: session) + "\n" + Self.launchProtocolHint
+                    return Self.diagnostics(of: session) + "\n" + Self.launchProtocolHint(launch.carrier)
                 }
                 listener = bridgeListener
-                protocolArguments = bridgeListener.arguments
-                protocolEnvironment = bridgeListener.environment
+                protocolArguments = launch.protocolArguments(bridgeListener.launchOptions)
+                protocolEnvironment = launch.protocolVariables(bridgeListener.launchOptions)
                 // A crashing app must die at once, not after Swift's backtracer has run.
                 if ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil { protocolEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
             }
@@ -189,13 +189,17 @@ public final class TerminalApp: Sendable {
 
     /// The app's exit status (if it ended) and its screen, for error messages.
     /// Why an app may never say ready, and what to change: said whenever it does not.
-    static let launchProtocolHint = """
-        The app was launched with the launch protocol .bridge: its command line starts with \
-        --harness-network/--harness-storage/--harness-bridge flags and its environment holds the \
-        bridge token (docs/PROTOCOL.md). A program that does not link HarnessHost never says \
-        ready, and may refuse the flags: launch it with `launch.launchProtocol = .none` (nothing \
-        added) or `.arguments` (the flags without the bridge).
-        """
+    static func launchProtocolHint(_ carrier: LaunchCarrier) -> String {
+        let carried = carrier == .arguments
+            ? "its command line starts with --harness-network/--harness-storage/--harness-bridge flags"
+            : "its environment holds HARNESS_NETWORK/HARNESS_STORAGE/HARNESS_BRIDGE variables"
+        return """
+            The app was launched with the launch protocol .bridge: \(carried) and its environment holds the \
+            bridge token (docs/PROTOCOL.md). A program without a harness host (HarnessHost, or \
+            Harness/hosts/python) never says ready\(carrier == .arguments ? ", and may refuse the flags" : ""): launch it with \
+            `launch.launchProtocol = .none` (nothing added) or `.arguments` (the options without the bridge).
+            """
+    }
 
     static func diagnostics(of session: TerminalSession) -> String {
         let status = session.exitStatus.map { "the app \($0)" } ?? "the app is still running"

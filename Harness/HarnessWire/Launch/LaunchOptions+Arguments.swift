@@ -11,19 +11,20 @@ public struct ParsedLaunchArguments: Sendable, Equatable {
 extension LaunchOptions {
     // MARK: - Parsing (app side)
 
-    /// Parses and removes the harness flags from `arguments` (a whole argv).
+    /// Parses and removes the harness flags from `arguments` (a whole argv), or reads the same
+    /// options from the launch variables of `environment` (``LaunchVariable``).
     ///
-    /// The token is read from `environment[LaunchArgument.tokenEnvironmentVariable]`
-    /// only when at least one harness flag is present; without any flag the result's
-    /// `options` is `nil` and `remainingArguments == arguments`.
+    /// A launch uses one carrier: flags and variables together are ``LaunchOptionsError/bothCarriers(flags:variables:)``.
+    /// The token is read from `environment[LaunchArgument.tokenEnvironmentVariable]` only
+    /// when at least one option is present; without any the result's `options` is `nil` and
+    /// `remainingArguments == arguments`.
     public static func parse(
         arguments: [String],
         environment: [String: String]
     ) throws(LaunchOptionsError) -> ParsedLaunchArguments {
         var options = LaunchOptions()
         var remaining: [String] = []
-        var seen: Set<String> = []
-        var found = false
+        var seen: [String] = []
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -46,20 +47,61 @@ extension LaunchOptions {
                 flag = argument
                 guard LaunchArgument.allFlags.contains(flag) else { throw .unknownFlag(flag) }
                 guard index + 1 < arguments.endIndex else { throw .missingValue(flag: flag) }
+                // The next argument is the value whatever it is, even `--` or `--harness-...`.
                 value = arguments[index + 1]
                 index += 2
             }
             guard LaunchArgument.allFlags.contains(flag) else { throw .unknownFlag(flag) }
             guard !value.isEmpty else { throw .emptyValue(flag: flag) }
             if flag != LaunchArgument.set {
-                guard seen.insert(flag).inserted else { throw .duplicateFlag(flag: flag) }
+                guard !seen.contains(flag) else { throw .duplicateFlag(flag: flag) }
             }
-            found = true
+            if !seen.contains(flag) { seen.append(flag) }
             try options.apply(flag: flag, value: value)
         }
-        guard found else { return ParsedLaunchArguments(options: nil, remainingArguments: arguments) }
+        let variables = LaunchVariable.all.filter { environment[$0] != nil }
+        if !seen.isEmpty, !variables.isEmpty { throw .bothCarriers(flags: seen, variables: variables) }
+        if seen.isEmpty {
+            guard !variables.isEmpty else { return ParsedLaunchArguments(options: nil, remainingArguments: arguments) }
+            try options.applyEnvironment(environment)
+        }
         options.bridgeToken = environment[LaunchArgument.tokenEnvironmentVariable]
-        return ParsedLaunchArguments(options: options, remainingArguments: remaining)
+        return ParsedLaunchArguments(options: options, remainingArguments: seen.isEmpty ? arguments : remaining)
+    }
+
+    /// Reads the options from the launch variables (``LaunchVariable``) of `environment`.
+    private mutating func applyEnvironment(_ environment: [String: String]) throws(LaunchOptionsError) {
+        for (flag, name) in zip(LaunchArgument.allFlags, LaunchVariable.all) {
+            guard let value = environment[name] else { continue }
+            guard !value.isEmpty else { throw .emptyVariable(name) }
+            if flag == LaunchArgument.set {
+                for (key, pairValue) in try Self.parseSetVariable(value) { values[key] = pairValue }
+            } else {
+                try apply(flag: flag, value: value)
+            }
+        }
+    }
+
+    /// The pairs of a `HARNESS_SET` value: a JSON object of strings, keys non-empty and unique.
+    static func parseSetVariable(_ text: String) throws(LaunchOptionsError) -> [String: String] {
+        let data = Data(text.utf8)
+        let duplicate: String?
+        do {
+            let bytes = [UInt8](data)
+            duplicate = try bytes.withUnsafeBufferPointer { (buffer) throws(WireError) -> String? in
+                var scanner = JSONScanner(buffer)
+                _ = try scanner.scanTopLevelObject()
+                return scanner.firstDuplicateKey
+            }
+        } catch {
+            throw .invalidSetVariable("\(error)")
+        }
+        if let duplicate { throw .duplicateKey(duplicate) }
+        guard let pairs = try? JSONDecoder().decode([String: String].self, from: data) else {
+            throw .invalidSetVariable("a value is not a string")
+        }
+        if pairs.keys.contains("") { throw .invalidSetVariable("a key is empty") }
+        return pairs
     }
 
     private mutating func apply(flag: String, value: String) throws(LaunchOptionsError) {
@@ -74,7 +116,7 @@ extension LaunchOptions {
         case LaunchArgument.bridge:
             bridgeSocketPath = value
         case LaunchArgument.clock:
-            guard let date = Self.parseClock(value) else { throw .invalidClock(value) }
+            guard let date = LaunchClock.parse(value) else { throw .invalidClock(value) }
             frozenClock = date
         case LaunchArgument.initialState:
             initialState = value
@@ -96,7 +138,7 @@ extension LaunchOptions {
         if let networkBaseURL { result += [LaunchArgument.network, networkBaseURL.absoluteString] }
         if let storageDirectory { result += [LaunchArgument.storage, storageDirectory] }
         if let bridgeSocketPath { result += [LaunchArgument.bridge, bridgeSocketPath] }
-        if let frozenClock { result += [LaunchArgument.clock, Self.formatClock(frozenClock)] }
+        if let frozenClock { result += [LaunchArgument.clock, LaunchClock.format(frozenClock)] }
         if let initialState { result += [LaunchArgument.initialState, initialState] }
         for key in values.keys.sorted() {
             result += [LaunchArgument.set, "\(key)=\(values[key]!)"]
@@ -110,23 +152,28 @@ extension LaunchOptions {
         return [LaunchArgument.tokenEnvironmentVariable: bridgeToken]
     }
 
+    /// The environment variables that carry these options with the environment carrier
+    /// (``LaunchVariable``), the token included; `HARNESS_SET` is a JSON object with sorted keys.
+    public var environmentCarrier: [String: String] {
+        var result = environment
+        if let networkBaseURL { result[LaunchVariable.network] = networkBaseURL.absoluteString }
+        if let storageDirectory { result[LaunchVariable.storage] = storageDirectory }
+        if let bridgeSocketPath { result[LaunchVariable.bridge] = bridgeSocketPath }
+        if let frozenClock { result[LaunchVariable.clock] = LaunchClock.format(frozenClock) }
+        if let initialState { result[LaunchVariable.initialState] = initialState }
+        if !values.isEmpty {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            result[LaunchVariable.set] = String(decoding: (try? encoder.encode(values)) ?? Data("{}".utf8), as: UTF8.self)
+        }
+        return result
+    }
+
     // MARK: - Clock format
 
-    /// Parses an ISO 8601 date-time with or without fractional seconds.
-    static func parseClock(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
+    /// Parses a clock as the protocol allows it (``LaunchClock/parse(_:)``).
+    static func parseClock(_ text: String) -> Date? { LaunchClock.parse(text) }
 
-    /// Formats a date as ISO 8601 in UTC, with milliseconds when it has a fraction.
-    static func formatClock(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        let seconds = date.timeIntervalSince1970
-        formatter.formatOptions =
-            seconds == seconds.rounded() ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
+    /// Formats a date as the harness writes clocks (``LaunchClock/format(_:)``).
+    static func formatClock(_ date: Date) -> String { LaunchClock.format(date) }
 }

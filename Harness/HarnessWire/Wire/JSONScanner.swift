@@ -4,6 +4,8 @@
 struct JSONScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var position: Int
+    /// The first key that ``scanTopLevelObject(tailMembers:)`` met twice, if any.
+    private(set) var firstDuplicateKey: String?
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -41,6 +43,7 @@ struct JSONScanner {
             while true {
                 skipWhitespace()
                 let key = try parseString()
+                if fields[key] != nil, firstDuplicateKey == nil { firstDuplicateKey = key }
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"))
                 skipWhitespace()

@@ -14,10 +14,10 @@ import HarnessCore
 /// }
 /// ```
 ///
-/// The app is launched through ``TerminalApp`` with the launch protocol the flow needs:
-/// `.bridge` when it has `spy` or `event` lines, `.arguments` when it has stubs, seeds, file or
-/// request checks, `.none` otherwise, so that any terminal program (`bc`, `python3 -q`) can be
-/// driven.
+/// The app is launched through ``TerminalApp`` with the launch protocol the flow needs (see
+/// ``launchProtocol(for:)``), its options in the environment unless the flow says
+/// `carrier arguments`, so that any terminal program (`bc`, `python3 -q`, `python3 app.py`)
+/// keeps the command line its `app` line writes.
 public struct FlowExecutor: Sendable {
     /// How flows are run.
     public struct Options: Sendable {
@@ -69,13 +69,14 @@ public struct FlowExecutor: Sendable {
         return await run.execute()
     }
 
-    /// The launch protocol a flow needs: the bridge for `spy`/`event` lines, the launch
-    /// arguments for stubs, seeds, `file` and `requests` checks, nothing otherwise.
+    /// The launch protocol a flow needs: the bridge for `spy`, `event`, `call`, `probe` lines
+    /// and `given` after launch, the launch options for stubs, seeds, `clock`, `set`, `given`
+    /// before launch, `file` and `requests` checks, nothing otherwise.
     public static func launchProtocol(for script: FlowScript) -> LaunchProtocol {
         if script.usesBridge { return .bridge }
         let needsArguments = script.steps.contains { step in
             switch step.command {
-            case .stub, .seed, .clock, .requestCount, .fileExists, .fileMissing, .fileEquals: true
+            case .stub, .seed, .clock, .set, .given, .requestCount, .fileExists, .fileMissing, .fileEquals: true
             default: false
             }
         }

@@ -27,7 +27,10 @@ extension FlowRun {
         switch error {
         case BridgeError.appExited(let status, _, _):
             FlowStepFailure("the app \(status) while waiting for \(what)", details: "\(error)")
-        case BridgeError.connectionLost, BridgeError.closed, BridgeError.protocolError:
+        case BridgeError.protocolError:
+            FlowStepFailure("the harness dropped the app's bridge (a malformed frame) while waiting for \(what)",
+                            details: "\(error)")
+        case BridgeError.connectionLost, BridgeError.closed:
             FlowStepFailure("the app's bridge closed while waiting for \(what)", details: "\(error)")
         default:
             FlowStepFailure("waiting for \(what) failed", details: "\(error)")
@@ -138,5 +141,104 @@ extension FlowRun {
             ])
         }
         return Self.prettyJSON(.array(events))
+    }
+}
+
+// MARK: - call, probe, given
+
+extension FlowRun {
+    /// The JSON of a `call`, `probe` or `given json` argument.
+    static func data(of json: FlowJSON) throws -> Data {
+        switch json {
+        case .inline(let text): Data(text.utf8)
+        case .file(let file): try read(file)
+        }
+    }
+
+    /// The parsed JSON of an expected value (`equals`), or a failure naming the file.
+    static func expectedValue(_ json: FlowJSON) throws -> JSONValue {
+        do {
+            return try JSONValue(parsing: try data(of: json))
+        } catch let failure as FlowStepFailure {
+            throw failure
+        } catch {
+            throw FlowStepFailure("\(json) is not valid JSON: \(error)", showsScreen: false)
+        }
+    }
+
+    /// `call NAME [JSON] [equals JSON]` and `probe NAME equals JSON`: calls the app through the
+    /// bridge (params `null` when none are given), then compares the reply with the expected
+    /// JSON (object key order, whitespace and number spelling ignored).
+    func call(_ name: String, params: FlowJSON?, expected: FlowJSON?, isProbe: Bool = false) async throws {
+        let bridge = try bridge
+        let paramsJSON: RawJSON
+        if let params {
+            do {
+                paramsJSON = try RawJSON(validating: try Self.data(of: params))
+            } catch let failure as FlowStepFailure {
+                throw failure
+            } catch {
+                throw FlowStepFailure("the params \(params) are not valid JSON: \(error)", showsScreen: false)
+            }
+        } else {
+            paramsJSON = .null
+        }
+        let expectedValue = try expected.map(Self.expectedValue)
+        let what = isProbe ? "the probe \(name)" : "the reply to \(name)"
+        let reply = try await callReply(bridge, name, paramsJSON, what: what)
+        guard let expected, let expectedValue else { return }
+        let actual: JSONValue
+        do {
+            actual = try JSONValue(parsing: reply.data)
+        } catch {
+            throw FlowStepFailure("the app's reply is not valid JSON: \(reply.text)", showsScreen: false)
+        }
+        guard actual != expectedValue else { return }
+        let pretty = { (value: JSONValue) in String(decoding: Self.prettyJSON(value), as: UTF8.self) }
+        let diff = SnapshotDiffing<String>.lines.diff(pretty(expectedValue), pretty(actual)) ?? ""
+        let subject = isProbe ? "the probe's value" : "the reply"
+        throw FlowStepFailure("\(subject) differs from \(expected)", details: diff, showsScreen: false)
+    }
+
+    /// `given NAME` / `given json JSON` after launch: calls the app's `given` handler with the
+    /// name as a JSON string, or with the JSON; fails when the app refuses it.
+    func callGiven(_ given: FlowGiven) async throws {
+        let bridge = try bridge
+        let params: RawJSON
+        switch given {
+        case .name(let name):
+            params = (try? RawJSON(encoding: name)) ?? .null
+        case .json(let json):
+            do {
+                params = try RawJSON(validating: try Self.data(of: json))
+            } catch let failure as FlowStepFailure {
+                throw failure
+            } catch {
+                throw FlowStepFailure("\(json) is not valid JSON: \(error)", showsScreen: false)
+            }
+        }
+        _ = try await callReply(bridge, "given", params, what: "the reply to given")
+    }
+
+    /// One call through the bridge; every way it can fail becomes a headline that names the
+    /// real cause: the app refused it (and why), the app exited or its bridge closed, or no
+    /// reply came (with the time really waited).
+    private func callReply(_ bridge: AppBridge, _ name: String, _ params: RawJSON, what: String) async throws -> RawJSON {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            return try await bridge.callRaw(name, params: params, timeout: timeout)
+        } catch BridgeError.unknownName(_, let available) {
+            throw FlowStepFailure(
+                "the app refused the call: it exposes no probe or handler named \(name)",
+                details: "available: " + (available.isEmpty ? "(none)" : available.joined(separator: ", ")), showsScreen: false)
+        } catch BridgeError.remoteError(_, let code, let message) {
+            throw FlowStepFailure("the app refused the call (\(code)): \(message)", showsScreen: false)
+        } catch {
+            guard Self.isTimeout(error) else { throw Self.bridgeEnded(error, waitingFor: what) }
+            let waited = FlowDurationParser.format(clock.now - start)
+            throw FlowStepFailure("the app did not answer \(name) within \(FlowDurationParser.format(timeout)) "
+                                  + "(waited \(waited))", details: "\(error)")
+        }
     }
 }

@@ -44,6 +44,9 @@ extension FlowRun {
         launch.launchProtocol = FlowExecutor.launchProtocol(for: script)
         launch.size = script.initialSize
         launch.frozenClock = script.frozenClock
+        launch.initialState = script.initialState
+        launch.values = script.launchValues
+        launch.carrier = script.carrier
         launch.defaultTimeout = timeout
         launch.readyTimeout = max(timeout, .seconds(10))
         launch.workingDirectory = script.directory

@@ -106,7 +106,7 @@ final class FlowRun {
     /// Runs one step.
     func perform(_ step: FlowStep) async throws {
         switch step.command {
-        case .app, .env, .size, .clock, .stub, .seed:
+        case .app, .env, .size, .clock, .stub, .seed, .set, .carrier:
             break  // read by `launch`
         case .timeout(let duration):
             timeout = duration
@@ -150,6 +150,12 @@ final class FlowRun {
             try await requestCount(method, path, count)
         case .exit(let code):
             if pipedApp != nil { try await pipedExit(code) } else { try await exit(code) }
+        case .call(let name, let params, let expected):
+            try await call(name, params: params, expected: expected)
+        case .probe(let name, let expected):
+            try await call(name, params: nil, expected: expected, isProbe: true)
+        case .given(let given):
+            if app != nil || pipedApp != nil { try await callGiven(given) }  // before launch: the initial state
         case .kill:
             if let pipedApp { pipedApp.session.terminate() } else { try session.terminate() }
         // Runs without a terminal (pipes)

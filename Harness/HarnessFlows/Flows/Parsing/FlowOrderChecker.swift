@@ -2,9 +2,11 @@
 /// interaction after it and not after the app was ended, no duplicate names.
 enum FlowOrderChecker {
     /// Commands that configure the launch.
-    static let setupKeywords: Set<String> = ["app", "env", "size", "clock", "stub", "seed", "stdin"]
+    static let setupKeywords: Set<String> = ["app", "env", "size", "clock", "stub", "seed", "stdin", "set", "carrier"]
     /// Commands that need the program running (allowed after `launch`, before `exit`/`kill`).
-    static let needsRunningApp: Set<String> = ["type", "press", "paste", "resize", "wait-stable", "spy", "exit", "kill"]
+    static let needsRunningApp: Set<String> = [
+        "type", "press", "paste", "resize", "wait-stable", "spy", "exit", "kill", "call", "probe",
+    ]
     /// Commands that read what the run produced (allowed after `launch`, even after `exit`/`kill`).
     static let afterLaunchOnly: Set<String> = [
         "expect", "expect-not", "expect-output", "expect-output-not", "snapshot", "snapshot-transcript", "event", "file",
@@ -13,7 +15,7 @@ enum FlowOrderChecker {
     /// Commands that need the program's terminal: errors in a flow that launches with pipes.
     static let terminalOnly: Set<String> = [
         "size", "type", "press", "paste", "resize", "expect", "expect-not", "expect-output", "expect-output-not",
-        "wait-stable", "snapshot", "snapshot-transcript", "spy", "event",
+        "wait-stable", "snapshot", "snapshot-transcript", "spy", "event", "call", "probe",
     ]
     /// Commands of pipes runs: errors in a flow that launches in a terminal.
     static let pipesOnly: Set<String> = ["stdin", "stdout", "stderr"]
@@ -64,6 +66,13 @@ enum FlowOrderChecker {
             // Runs without a terminal (pipes): one input; snapshot names shared with the screen's.
             case .stdin:
                 duplicate("stdin", command: "stdin", subject: "(the standard input)", at: step)
+            case .set(let key, _):
+                duplicate("set \(key)", command: "set", subject: key, at: step)
+            case .carrier:
+                duplicate("carrier", command: "carrier", subject: "(where the launch options go)", at: step)
+            case .given(let given) where launchLine == nil:
+                duplicate("given", command: "given", subject: "(the initial state)", at: step)
+                if case .json = given { errors.append(FlowParseError(.givenJSONBeforeLaunch, at: step.position)) }
             case .streamCheck(let stream, .snapshot(let name)):
                 duplicate("snapshot \(name)", command: "\(stream.rawValue) snapshot", subject: name, at: step)
             default:
@@ -73,6 +82,16 @@ enum FlowOrderChecker {
             if let launchesWithPipes, let error = runKindError(keyword, launchesWithPipes: launchesWithPipes) {
                 errors.append(FlowParseError(error, at: step.position))
                 continue
+            }
+
+            // `given` is setup before launch (the initial state) and a bridge call after it.
+            if keyword == "given", launchLine != nil {
+                if launchesWithPipes == true {
+                    errors.append(FlowParseError(.needsTerminal(command: keyword), at: step.position))
+                } else if let ended {
+                    errors.append(FlowParseError(.afterExit(command: keyword, endedBy: ended.keyword, line: ended.line),
+                                                 at: step.position))
+                }
             }
 
             if setupKeywords.contains(keyword), launchLine != nil {

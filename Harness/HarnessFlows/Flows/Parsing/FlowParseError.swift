@@ -67,6 +67,10 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case afterExit(command: String, endedBy: String, line: Int)
         /// A file the flow refers to does not exist.
         case missingFile(written: String, resolved: String)
+        /// A quoted JSON argument (`call`, `probe`, `given json`) that is not well-formed JSON.
+        case invalidJSON(String, reason: String)
+        /// `given json ...` before `launch`: the initial state is a name.
+        case givenJSONBeforeLaunch
 
         // MARK: Runs without a terminal (pipes)
 
@@ -132,6 +136,12 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
             return "\(command) needs the running app, but \(endedBy) on line \(line) ended it"
         case .missingFile(let written, let resolved):
             return "file \"\(written)\" not found (looked at \(resolved))"
+        case .invalidJSON(let text, let reason):
+            return "invalid JSON \(FlowStringLiteral.quote(text)): \(reason) (a quoted argument holds JSON: "
+                + "\"{\\\"id\\\": 1}\", \"\\\"text\\\"\", \"null\"; a bare word names a JSON file)"
+        case .givenJSONBeforeLaunch:
+            return "given json before launch: the initial state is a name (`given error`); "
+                + "a whole state can be given after launch"
         // Runs without a terminal (pipes)
         case .needsTerminal(let command):
             let hint = switch command {

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessWire
 
 /// Reads `.flow` files into checked ``FlowScript`` values, reporting every mistake of a file at
 /// once with its line and column.
@@ -17,6 +18,8 @@ public enum FlowParser {
         "app", "env", "size", "clock", "timeout", "stub", "seed", "launch", "type", "press", "paste", "resize",
         "expect", "expect-not", "expect-output", "expect-output-not", "wait-stable", "snapshot", "snapshot-transcript",
         "spy", "event", "file", "requests", "exit", "kill",
+        // The bridge's calls and the launch options
+        "call", "probe", "given", "set", "carrier",
         // Runs without a terminal (pipes)
         "stdin", "stdout", "stderr",
     ]
@@ -78,6 +81,13 @@ public enum FlowParser {
             var references: [FlowFileReference] = []
             switch step.command {
             case .seed(let file, _), .spyLast(_, let file), .fileEquals(_, let file):
+                references = [file]
+            case .call(_, let params, let expected):
+                references = [params, expected].compactMap { json in
+                    if case .file(let file)? = json { return file }
+                    return nil
+                }
+            case .probe(_, .file(let file)), .given(.json(.file(let file))):
                 references = [file]
             case .stdin(.file(let file)), .streamCheck(_, .equals(let file)):
                 references = [file]
@@ -257,6 +267,49 @@ private struct LineParser {
             return .exit(code: value)
         case "kill":
             return .kill
+        case "call":
+            let name = try identifier("the name of a probe or handler")
+            var params: FlowJSON?
+            var expected: FlowJSON?
+            if let next = try scanner.nextArgument() {
+                if !next.quoted, next.text == "equals" {
+                    expected = try json(try argument("the expected reply: \"JSON\" or FILE.json"))
+                } else {
+                    params = try json(next)
+                    if let after = try scanner.nextArgument() {
+                        guard !after.quoted, after.text == "equals" else {
+                            throw scanner.error(.unexpectedArgument(after.text, expected: "\"equals JSON\" or the end of the line"),
+                                                column: after.column)
+                        }
+                        expected = try json(try argument("the expected reply: \"JSON\" or FILE.json"))
+                    }
+                }
+            }
+            return .call(name: name, params: params, expected: expected)
+        case "probe":
+            let name = try identifier("the probe's name")
+            try word("equals")
+            return .probe(name: name, expected: try json(try argument("the expected value: \"JSON\" or FILE.json")))
+        case "given":
+            let first = try argument("a state's name, or json \"JSON\" / json FILE.json")
+            if !first.quoted, first.text == "json" {
+                return .given(.json(try json(try argument("the state: \"JSON\" or FILE.json"))))
+            }
+            guard !first.text.isEmpty else {
+                throw scanner.error(.unexpectedArgument("\"\"", expected: "a non-empty state name"), column: first.column)
+            }
+            return .given(.name(first.text))
+        case "set":
+            let (key, value) = try assignment(
+                "KEY=VALUE", nameRule: "a key uses letters, digits, _, - and .",
+                isValidName: { name in !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) } })
+            return .set(key: key, value: value)
+        case "carrier":
+            let argument = try argument("arguments or environment")
+            guard !argument.quoted, let carrier = LaunchCarrier(rawValue: argument.text) else {
+                throw scanner.error(.unexpectedArgument(argument.text, expected: "arguments or environment"), column: argument.column)
+            }
+            return .carrier(carrier)
         case "stdin":
             return try parseStandardInput()
         case "stdout":
@@ -269,23 +322,42 @@ private struct LineParser {
     }
 
     private mutating func parseEnv() throws(FlowParseError) -> FlowCommand {
-        guard !scanner.isAtEnd() else { throw missing("NAME=VALUE") }
+        _ = scanner.isAtEnd()  // skips the spaces before the name
+        let start = scanner.index
+        let (name, value) = try assignment(
+            "NAME=VALUE", nameRule: "a variable name uses letters, digits and _, not starting with a digit",
+            isValidName: { name in
+                guard let first = name.first, first == "_" || (first.isASCII && first.isLetter) else { return false }
+                return name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+            })
+        // The bridge's token is made fresh for each launch and only the harness may set it: a
+        // flow's own value would silently replace it, and the app's host would be refused.
+        guard name != LaunchArgument.tokenEnvironmentVariable else {
+            throw scanner.error(.invalidName(name, reason: "the harness sets the bridge token for each launch; a flow cannot set it"),
+                                at: start)
+        }
+        // The launch options' variables are the harness's too (the environment carrier).
+        if LaunchVariable.all.contains(name) {
+            throw scanner.error(.invalidName(name, reason: "the harness sets \(name) (the launch protocol's environment "
+                                             + "carrier); use the flow's stub, seed, clock, given and set lines"),
+                                at: start)
+        }
+        return .env(name: name, value: value)
+    }
+
+    /// `NAME=VALUE` (`env`, `set`): the name up to the first `=`, then a bare word or a string,
+    /// possibly empty.
+    private mutating func assignment(
+        _ expected: String, nameRule: String, isValidName: (String) -> Bool
+    ) throws(FlowParseError) -> (String, String) {
+        guard !scanner.isAtEnd() else { throw missing(expected) }
         let start = scanner.index
         let name = scanner.readRaw(until: "=")
         guard scanner.current == "=" else {
-            throw scanner.error(.unexpectedArgument(name, expected: "NAME=VALUE"), at: start)
+            throw scanner.error(.unexpectedArgument(name, expected: expected), at: start)
         }
-        guard let first = name.first, first == "_" || (first.isASCII && first.isLetter),
-              name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
-        else {
-            throw scanner.error(.invalidName(name, reason: "a variable name uses letters, digits and _, not starting with a digit"),
-                                at: start)
-        }
-        // The bridge's token is made fresh for each launch and only the harness may set it: a
-        // flow's own value would silently replace it, and the app's host would be refused.
-        guard name != "HARNESS_BRIDGE_TOKEN" else {
-            throw scanner.error(.invalidName(name, reason: "the harness sets the bridge token for each launch; a flow cannot set it"),
-                                at: start)
+        guard isValidName(name) else {
+            throw scanner.error(.invalidName(name, reason: nameRule), at: start)
         }
         scanner.index += 1
         let value: String
@@ -295,10 +367,20 @@ private struct LineParser {
         } else if scanner.current == nil || scanner.current == " " || scanner.current == "\t" {
             value = ""
         } else {
-            guard let argument = try scanner.nextArgument() else { return .env(name: name, value: "") }
-            value = argument.text
+            value = try scanner.nextArgument()?.text ?? ""
         }
-        return .env(name: name, value: value)
+        return (name, value)
+    }
+
+    /// A JSON argument: a quoted string holding JSON (checked now), or a bare word naming a file.
+    private func json(_ argument: FlowArgument) throws(FlowParseError) -> FlowJSON {
+        guard argument.quoted else { return .file(reference(argument)) }
+        do {
+            _ = try RawJSON(validating: Data(argument.text.utf8))
+        } catch {
+            throw scanner.error(.invalidJSON(argument.text, reason: "\(error)"), column: argument.column)
+        }
+        return .inline(argument.text)
     }
 
     private mutating func parseStub() throws(FlowParseError) -> FlowStub {

@@ -63,6 +63,18 @@ extension FlowCommand {
             return "exit \(code)"
         case .kill:
             return "kill"
+        case .call(let name, let params, let expected):
+            return "call \(Self.word(name))" + (params.map { " \($0)" } ?? "") + (expected.map { " equals \($0)" } ?? "")
+        case .probe(let name, let expected):
+            return "probe \(Self.word(name)) equals \(expected)"
+        case .given(.name(let name)):
+            return "given \(name == "json" ? FlowStringLiteral.quote(name) : Self.word(name))"
+        case .given(.json(let json)):
+            return "given json \(json)"
+        case .set(let key, let value):
+            return "set \(key)=\(value.isEmpty ? "" : Self.word(value))"
+        case .carrier(let carrier):
+            return "carrier \(carrier.rawValue)"
         // Runs without a terminal (pipes)
         case .stdin(let input):
             return input.flowText

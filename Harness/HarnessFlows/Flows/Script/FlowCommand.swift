@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessWire
 
 /// One command of a `.flow` file, with its arguments already checked and converted.
 ///
@@ -62,6 +63,21 @@ public enum FlowCommand: Sendable, Equatable {
     case requestCount(method: String, path: String, count: Int)
     /// `exit CODE`: wait for the program to exit with that status.
     case exit(code: Int32)
+
+    // MARK: The bridge's calls and the launch options
+
+    /// `call NAME [JSON] [equals JSON]`: calls the app's probe or handler `NAME` (bridge) with
+    /// the params (`null` without), and compares the reply when `equals` is given.
+    case call(name: String, params: FlowJSON?, expected: FlowJSON?)
+    /// `probe NAME equals JSON`: the app's probe `NAME` reads this value (bridge).
+    case probe(name: String, expected: FlowJSON)
+    /// `given NAME` or `given json JSON`: before `launch` the initial state (`NAME` only, the
+    /// launch protocol's initial state); after it, a call of the app's `given` handler.
+    case given(FlowGiven)
+    /// `set KEY=VALUE`: a free-form launch value (`--harness-set KEY=VALUE`).
+    case set(key: String, value: String)
+    /// `carrier arguments|environment`: where the launch options go (default: the environment).
+    case carrier(LaunchCarrier)
     /// `kill`: end the program's process group now.
     case kill
 
@@ -102,12 +118,42 @@ public enum FlowCommand: Sendable, Equatable {
         case .requestCount: "requests"
         case .exit: "exit"
         case .kill: "kill"
+        case .call: "call"
+        case .probe: "probe"
+        case .given: "given"
+        case .set: "set"
+        case .carrier: "carrier"
         // Runs without a terminal (pipes)
         case .stdin: "stdin"
         case .launchPipes: "launch"
         case .streamCheck(let stream, _): stream.rawValue
         }
     }
+}
+
+/// A JSON value a flow gives or expects (`call`, `probe`, `given json`): a quoted string holding
+/// the JSON (`"{\"id\": 1}"`), or a bare word naming a file relative to the flow file.
+public enum FlowJSON: Sendable, Hashable, CustomStringConvertible {
+    /// JSON written in the flow, checked when the flow is parsed.
+    case inline(String)
+    /// A file holding JSON, read when the step runs.
+    case file(FlowFileReference)
+
+    /// The argument as a flow file writes it.
+    public var description: String {
+        switch self {
+        case .inline(let json): FlowStringLiteral.quote(json)
+        case .file(let file): FlowCommand.word(file.written)
+        }
+    }
+}
+
+/// What a `given` line gives: a state's name, or a whole state as JSON (after `launch` only).
+public enum FlowGiven: Sendable, Hashable {
+    /// `given NAME`: the initial state's name before `launch`, the JSON string `"NAME"` after it.
+    case name(String)
+    /// `given json JSON`: the params of the app's `given` handler.
+    case json(FlowJSON)
 }
 
 /// A command with the place it was written, so a failure can point at its line.

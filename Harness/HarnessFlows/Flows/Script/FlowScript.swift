@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessWire
 /// A parsed and checked `.flow` file: its steps in order, plus the setup they declare.
 ///
 /// Produced by ``FlowParser``; a script that exists has passed every check, so an executor can
@@ -81,14 +82,38 @@ public struct FlowScript: Sendable, Equatable {
         }
     }
 
-    /// Whether the flow needs the bridge (any `spy` or `event` line).
+    /// Whether the flow needs the bridge (any `spy`, `event`, `call` or `probe` line, or a
+    /// `given` after `launch`).
     public var usesBridge: Bool {
-        steps.contains { step in
-            switch step.command {
-            case .spyCount, .spyLast, .eventSequence: true
+        let launch = launchIndex ?? steps.count
+        return steps.indices.contains { index in
+            switch steps[index].command {
+            case .spyCount, .spyLast, .eventSequence, .call, .probe: true
+            case .given: index > launch
             default: false
             }
         }
+    }
+
+    /// The initial state (`given NAME` before `launch`), if any.
+    public var initialState: String? {
+        for step in steps[..<(launchIndex ?? steps.count)] {
+            if case .given(.name(let name)) = step.command { return name }
+        }
+        return nil
+    }
+
+    /// The launch values (`set KEY=VALUE`).
+    public var launchValues: [String: String] {
+        var values: [String: String] = [:]
+        for step in steps { if case .set(let key, let value) = step.command { values[key] = value } }
+        return values
+    }
+
+    /// Where the launch options go (`carrier`): the environment unless the flow says otherwise.
+    public var carrier: LaunchCarrier {
+        for step in steps { if case .carrier(let carrier) = step.command { return carrier } }
+        return .environment
     }
 
     // MARK: - Runs without a terminal (pipes)
