@@ -23,7 +23,9 @@ struct TodoAcceptanceTests {
         let server = try StubServer()
         defer { server.stop() }
         server.stub(.get("/todos"), .hang)
-        try await TerminalApp.with(TodoFixture.launch(network: server)) { app in
+        // The app waits for the test, not for its own 10 s request timeout: on a loaded machine
+        // the screen could otherwise already show "Oops" when the test reads it.
+        try await TerminalApp.with(TodoFixture.launch(network: server, values: TodoFixture.neverTimesOut)) { app in
             try await app.run(
                 AppStep.expect(.text("[ Start ]")),
                 AppStep(.press(.enter), expect: .text("Loading…"), .snapshot("loading"))
@@ -281,7 +283,7 @@ struct TodoAcceptanceTests {
         let server = try StubServer()
         defer { server.stop() }
         server.stub(.get("/todos"), .hang)
-        try await TerminalApp.with(TodoFixture.launch(network: server)) { app in
+        try await TerminalApp.with(TodoFixture.launch(network: server, values: TodoFixture.neverTimesOut)) { app in
             try await app.run(
                 AppStep(.press(.enter), expect: .text("Loading…")),
                 AppStep(.press(.character("q")), expect: .exit(.exited(0)))

@@ -117,6 +117,10 @@ enum TodoFixture {
 
     /// A launch of the built `todo` with the network at `server`, a frozen clock and color on
     /// (`swift test` sets `NO_COLOR`; the app must not inherit it).
+    /// Launch values that make the app's request timeout a day: with a hanging stub the app then
+    /// stays on "Loading…" until the test ends it, however slowly the machine runs the test.
+    static let neverTimesOut = ["api.timeout": "86400"]
+
     static func launch(
         network server: StubServer? = nil,
         size: TerminalSize = .standard,
