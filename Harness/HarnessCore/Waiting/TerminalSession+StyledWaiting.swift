@@ -72,6 +72,7 @@ extension TerminalSession {
 
     /// Waits for the query; a timeout or exit error says what the last screen looked at showed
     /// instead. A match moves the screen horizon to its row, as the other screen waits do.
+    @discardableResult
     package func waitFor(_ query: StyledTextQuery, timeout: Duration?, location: SourceCodeLocation) async throws -> ScreenSnapshot {
         let lastMiss = Mutex<String?>(nil)
         let screen: ScreenSnapshot
