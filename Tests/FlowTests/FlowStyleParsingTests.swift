@@ -50,10 +50,11 @@ import TerminalEmulator
     }
 
     static let errors: [(String, String)] = [
-        (#"expect "a" style blod"#, #"3:18: invalid style "blod": unknown attribute (did you mean "bold"?)"#),
+        (#"expect "a" style bolt"#, #"3:18: invalid style "bolt": unknown attribute (did you mean "bold"?)"#),
+        (#"expect "a" style blinking"#, #"3:18: invalid style "blinking": unknown attribute; attributes are bold, dim, italic"#),
         (#"expect "a" style bold=false"#, #"3:18: invalid style "bold=false": unknown attribute"#),
         (#"expect "a" style fg=reddish"#, #"3:18: invalid style "fg=reddish": unknown color "reddish""#),
-        (#"expect "a" style fg=rde"#, #"3:18: invalid style "fg=rde": unknown color "rde" (did you mean "red"?)"#),
+        (#"expect "a" style fg=gren"#, #"3:18: invalid style "fg=gren": unknown color "gren" (did you mean "green"?)"#),
         (#"expect "a" style bg=256"#, #"3:18: invalid style "bg=256": unknown color "256""#),
         (#"expect "a" style fg=#12345"#, #"3:18: invalid style "fg=#12345": unknown color"#),
         (#"expect "a" style"#, "3:17: expect: missing attributes after style"),

@@ -31,7 +31,7 @@ import Harness
             launch
             expect "q quit"
             \(checks)
-            """)
+            """, options: options)
     }
 
     @Test func styledAndAreaExpectsPass() async throws {
@@ -39,7 +39,7 @@ import Harness
         defer { fixture.remove() }
         let outcome = try await Self.run(sgr: "1;31", """
             expect "Oops" style bold fg=red
-            expect /O+ps/ style bold not-italic fg=1 bg=default
+            expect /O.ps/ style bold not-italic fg=1 bg=default
             expect "apples" style plain
             expect "milk" in rows 1-3
             expect "Oops" in between "apples" and "milk" exclusive style bold
@@ -73,10 +73,9 @@ import Harness
         defer { fixture.remove() }
         let outside = try #require(failure(of: try await Self.run(
             sgr: "0", #"expect "Oops" in rows 3-4 within 300ms"#, fixture: fixture)))
-        #expect(outside.message.hasPrefix(#"""
-            expect "Oops" in rows 3-4 within 300ms: the screen never showed it in rows 3-4 within 300ms; \
-            instead the text "Oops" is only outside rows 3-4: "Oops" at row 2, col 0
-            """#), "\(outside.message)")
+        #expect(outside.message.hasPrefix(
+            #"expect "Oops" in rows 3-4 within 300ms: the screen never showed it in rows 3-4 within 300ms; "#
+                + #"instead the text "Oops" is only outside rows 3-4: "Oops" at row 2, col 0"#), "\(outside.message)")
         let noArea = try #require(failure(of: try await Self.run(
             sgr: "0", #"expect "Oops" in between "apples" and "bananas" within 300ms"#, fixture: fixture)))
         #expect(noArea.message.contains(#"instead the screen has no rows between "apples" and "bananas""#), "\(noArea.message)")
