@@ -24,9 +24,11 @@ import Harness
     /// and then the `checks`.
     static func run(sgr: String, clock: String = "12:00", _ checks: String, fixture: FlowFixture,
                     options: FlowExecutor.Options = testOptions()) async throws -> AttemptOutcome {
-        try fixture.write(program, at: "screen.sh", executable: true)
+        // Run by sh, not executed: a file just written may still be open in a child another test
+        // forked meanwhile, and executing it would fail with ETXTBSY.
+        try fixture.write(program, at: "screen.sh")
         return try await fixture.run("""
-            app ./screen.sh "\(sgr)" \(clock)
+            app sh ./screen.sh "\(sgr)" \(clock)
             size 30x8
             launch
             expect "q quit"
