@@ -24,7 +24,7 @@ import Harness
         (#"expect "a" within"#, "3:18: expect: missing a duration after within"),
         (#"expect "a" within 5"#, #"3:19: invalid duration "5""#),
         (#"expect "a" within 0s"#, #"3:19: invalid duration "0s""#),
-        (#"expect "a" inside 5s"#, #"3:12: unexpected "inside" (expected "within DURATION" or the end of the line)"#),
+        (#"expect "a" inside 5s"#, #"3:12: unexpected "inside" (expected "in AREA", "style ATTRIBUTES", "within DURATION", the end of the line)"#),
         (#"expect """#, #"3:8: unexpected """" (expected non-empty text)"#),
         ("wait-stable fast", #"3:13: invalid duration "fast""#),
         ("resize 80*24", #"3:8: invalid size "80*24""#),

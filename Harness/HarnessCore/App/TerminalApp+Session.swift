@@ -66,6 +66,46 @@ extension TerminalApp {
         try await session.waitFor(regex: pattern, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
+    /// ``TerminalSession/waitFor(text:in:style:timeout:fileID:filePath:line:column:)``: the text
+    /// with a style in every cell, inside an area when given.
+    @discardableResult
+    public func waitFor(
+        text: String, in area: ScreenArea? = nil, style: TextStyle, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ScreenSnapshot {
+        try await session.waitFor(
+            text: text, in: area, style: style, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``TerminalSession/waitFor(text:in:timeout:fileID:filePath:line:column:)``: the text inside an area.
+    @discardableResult
+    public func waitFor(
+        text: String, in area: ScreenArea, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ScreenSnapshot {
+        try await session.waitFor(text: text, in: area, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``TerminalSession/waitFor(regex:in:style:timeout:fileID:filePath:line:column:)``.
+    @discardableResult
+    public func waitFor(
+        regex pattern: String, in area: ScreenArea? = nil, style: TextStyle, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ScreenSnapshot {
+        try await session.waitFor(
+            regex: pattern, in: area, style: style, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``TerminalSession/waitFor(regex:in:timeout:fileID:filePath:line:column:)``.
+    @discardableResult
+    public func waitFor(
+        regex pattern: String, in area: ScreenArea, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> ScreenSnapshot {
+        try await session.waitFor(
+            regex: pattern, in: area, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
     /// ``TerminalSession/waitFor(_:timeout:fileID:filePath:line:column:where:)``.
     @discardableResult
     public func waitFor(

@@ -10,8 +10,16 @@ extension SnapshotStrategy where Value == ScreenSnapshot, Format == String {
 
     /// The screen as framed text, with the style layer when `style`, after `masks` are applied:
     /// `assertSnapshot(of: screen, as: .screen(masks: [.regex(#"\d\d:\d\d"#)], style: true))`.
-    public static func screen(masks: [SnapshotMask] = [], style: Bool = false) -> SnapshotStrategy<ScreenSnapshot, String> {
-        (style ? styledScreen : framedScreen).masking(masks)
+    ///
+    /// With `area`, only that part of the screen is kept (``ScreenSnapshot/region(_:)-(ScreenArea)``):
+    /// `.screen(area: .rows(between: "Todos", and: "q quit"))` leaves a status bar's clock out.
+    /// Masks apply first, in the whole screen's coordinates; a screen without the area fails the
+    /// snapshot with `SnapshotError.snapshotFailed` naming it.
+    public static func screen(
+        masks: [SnapshotMask] = [], style: Bool = false, area: ScreenArea? = nil
+    ) -> SnapshotStrategy<ScreenSnapshot, String> {
+        let strategy = (style ? styledScreen : framedScreen).cropping(to: area)
+        return strategy.masking(masks)
     }
 
     /// The transcript as framed text (`ScreenSnapshot.framedTranscript()`): the lines that
@@ -37,6 +45,18 @@ extension SnapshotStrategy where Value == ScreenSnapshot {
         guard !masks.isEmpty else { return self }
         return pullback { (screen: ScreenSnapshot) throws -> ScreenSnapshot in
             try SnapshotMask.apply(masks, to: screen)
+        }
+    }
+
+    /// This strategy applied to the part of the screen `area` covers (unchanged for nil).
+    public func cropping(to area: ScreenArea?) -> SnapshotStrategy<ScreenSnapshot, Format> {
+        guard let area else { return self }
+        return pullback { (screen: ScreenSnapshot) throws -> ScreenSnapshot in
+            do {
+                return try screen.region(area)
+            } catch {
+                throw SnapshotError.snapshotFailed(reason: "\(error)")
+            }
         }
     }
 

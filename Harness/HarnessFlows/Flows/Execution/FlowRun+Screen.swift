@@ -5,9 +5,40 @@ import TerminalEmulator
 extension FlowRun {
     // MARK: - expect, expect-not, wait-stable
 
-    /// `expect`: waits until a screen line shows the text or matches the regex.
-    func expect(_ pattern: FlowTextPattern, within limit: Duration) async throws {
-        try await wait(for: pattern, within: limit, onOutput: false)
+    /// `expect`: waits until a screen line shows the text or matches the regex (inside `area`,
+    /// with `style` in every cell, when given).
+    func expect(_ pattern: FlowTextPattern, within limit: Duration, area: ScreenArea?, style: TextStyle?) async throws {
+        guard area != nil || style != nil else {
+            return try await wait(for: pattern, within: limit, onOutput: false)
+        }
+        let session = try session
+        let target: StyledTextQuery.Target
+        switch pattern {
+        case .text(let text): target = .text(text)
+        case .regex(let regex): target = .regex(try CompiledRegex(lines: regex), pattern: regex)
+        }
+        let query = StyledTextQuery(target, area: area, style: style)
+        do {
+            try await session.waitFor(query, timeout: limit, location: SourceCodeLocation())
+        } catch {
+            var what = "the screen never showed it"
+            if let area { what += " in \(area)" }
+            if let style { what += " styled \(style)" }
+            var failure = Self.waitFailure(error, what: what, limit: limit)
+            if case TerminalSessionError.exitedWhileWaiting(_, let status, _, _, _) = error {
+                failure = FlowStepFailure("the program \(status) and its last screen does not show it"
+                    + (area.map { " in \($0)" } ?? "") + (style.map { " styled \($0)" } ?? ""))
+            }
+            if let instead = query.explanation(of: query.verdict(on: session.screen)) {
+                // The first line goes on the problem's line, the cells that differ below it.
+                let lines = instead.split(separator: "\n", maxSplits: 1).map(String.init)
+                let details = ([lines.count > 1 ? lines[1] : nil, failure.details] as [String?]).compactMap { $0 }
+                failure = FlowStepFailure(failure.problem + "; instead " + lines[0],
+                                          details: details.isEmpty ? nil : details.joined(separator: "\n"),
+                                          showsScreen: failure.showsScreen)
+            }
+            throw failure
+        }
     }
 
     /// Waits on the screen or (`onOutput`) on the output after the cursor.
@@ -117,8 +148,11 @@ extension FlowRun {
     /// When the reference exists, the step first waits (up to the timeout) for a screen equal
     /// to it, so a frame still being drawn does not fail the flow; without one (or in record
     /// mode `all`) it waits for the screen to be quiet for 100ms, then records it.
-    func snapshot(_ name: String) async throws {
-        try await snapshot(name, as: .framedScreen) { $0.framed() }
+    /// With `area`, only the part of the screen it covers is compared (`.screen(area:)`); the
+    /// step waits for the area to be on the screen and equal to the reference.
+    func snapshot(_ name: String, area: ScreenArea? = nil) async throws {
+        guard let area else { return try await snapshot(name, as: .framedScreen) { $0.framed() } }
+        try await snapshot(name, as: .screen(area: area)) { (try? $0.region(area))?.framed() ?? "" }
     }
 
     /// `snapshot-transcript NAME`: the transcript (scrollback, then the screen) matches the

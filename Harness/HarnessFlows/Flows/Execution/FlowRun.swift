@@ -120,8 +120,8 @@ final class FlowRun {
             try input { try $0.paste(text) }
         case .resize(let size):
             try input { try $0.resize(cols: size.cols, rows: size.rows) }
-        case .expect(let pattern, let within):
-            try await expect(pattern, within: within ?? timeout)
+        case .expect(let pattern, let within, let area, let style):
+            try await expect(pattern, within: within ?? timeout, area: area, style: style)
         case .expectNot(let pattern):
             try expectNot(pattern)
         case .expectOutput(let pattern, let within):
@@ -130,8 +130,8 @@ final class FlowRun {
             try expectOutputNot(pattern)
         case .waitStable(let quiet):
             try await waitStable(quiet)
-        case .snapshot(let name):
-            try await snapshot(name)
+        case .snapshot(let name, let area):
+            try await snapshot(name, area: area)
         case .snapshotTranscript(let name):
             try await snapshotTranscript(name)
         case .spyCount(let name, let count):

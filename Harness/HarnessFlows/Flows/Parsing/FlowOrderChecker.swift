@@ -61,7 +61,7 @@ enum FlowOrderChecker {
                 duplicate("stub \(stub.method) \(stub.path)", command: "stub", subject: "\(stub.method) \(stub.path)", at: step)
             case .seed(_, let name):
                 duplicate("seed \(name)", command: "seed", subject: "as \(name)", at: step)
-            case .snapshot(let name), .snapshotTranscript(let name):
+            case .snapshot(let name, _), .snapshotTranscript(let name):
                 duplicate("snapshot \(name)", command: keyword, subject: name, at: step)
             // Runs without a terminal (pipes): one input; snapshot names shared with the screen's.
             case .stdin:

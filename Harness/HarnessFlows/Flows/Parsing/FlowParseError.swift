@@ -47,6 +47,10 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidRequestPath(String)
         /// A name (variable, snapshot, sandbox file, spy, event) that is not allowed.
         case invalidName(String, reason: String)
+        /// A word after `style` that is not an attribute or a color: `reason` says what is allowed.
+        case invalidStyle(String, reason: String)
+        /// An area (`rows A-B`, `between "X" and "Y"`) that is malformed: `reason` says why.
+        case invalidArea(String, reason: String)
         /// The line ends where an argument was needed.
         case missingArgument(command: String, expected: String)
         /// An argument that does not belong there.
@@ -116,6 +120,10 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
             return "invalid request path \"\(text)\" (it must start with /)"
         case .invalidName(let text, let reason):
             return "invalid name \"\(text)\": \(reason)"
+        case .invalidStyle(let text, let reason):
+            return "invalid style \"\(text)\": \(reason)"
+        case .invalidArea(let text, let reason):
+            return "invalid area \"\(text)\": \(reason)"
         case .missingArgument(let command, let expected):
             return "\(command): missing \(expected)"
         case .unexpectedArgument(let text, let expected):

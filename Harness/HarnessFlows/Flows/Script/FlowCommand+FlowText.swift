@@ -1,4 +1,5 @@
 import HarnessCore
+import TerminalEmulator
 
 extension FlowCommand {
     /// The command as a line of a flow file (what failure messages quote and recorders write).
@@ -31,8 +32,10 @@ extension FlowCommand {
             return "paste \(FlowStringLiteral.quote(text))"
         case .resize(let size):
             return "resize \(size)"
-        case .expect(let pattern, let within):
-            return "expect \(pattern)" + (within.map { " within \(FlowDurationParser.format($0))" } ?? "")
+        case .expect(let pattern, let within, let area, let style):
+            return "expect \(pattern)" + (area.map { " in \(Self.areaText($0))" } ?? "")
+                + (style.map { " style \($0)" } ?? "")
+                + (within.map { " within \(FlowDurationParser.format($0))" } ?? "")
         case .expectNot(let pattern):
             return "expect-not \(pattern)"
         case .expectOutput(let pattern, let within):
@@ -41,8 +44,8 @@ extension FlowCommand {
             return "expect-output-not \(pattern)"
         case .waitStable(let duration):
             return "wait-stable \(FlowDurationParser.format(duration))"
-        case .snapshot(let name):
-            return "snapshot \(name)"
+        case .snapshot(let name, let area):
+            return "snapshot \(name)" + (area.map { " \(Self.areaText($0))" } ?? "")
         case .snapshotTranscript(let name):
             return "snapshot-transcript \(name)"
         case .spyCount(let name, let count):
@@ -84,6 +87,22 @@ extension FlowCommand {
             return "\(stream.rawValue) \(check.flowText)"
         }
     }
+
+    /// An area as flows write it: `rows 2-10`, `rows 2-10 cols 0-39`,
+    /// `between "Todos" and "q quit"` (then `exclusive` when the anchors are left out).
+    static func areaText(_ area: ScreenArea) -> String {
+        switch area {
+        case .rows(let rows):
+            return "rows " + rangeText(rows.lowerBound, rows.upperBound)
+        case .rectangle(let region):
+            return "rows " + rangeText(region.row, region.row + region.height - 1)
+                + " cols " + rangeText(region.col, region.col + region.width - 1)
+        case let .between(start, end, inclusive):
+            return "between \(FlowStringLiteral.quote(start)) and \(FlowStringLiteral.quote(end))" + (inclusive ? "" : " exclusive")
+        }
+    }
+
+    private static func rangeText(_ first: Int, _ last: Int) -> String { first == last ? "\(first)" : "\(first)-\(last)" }
 
     /// `text` as a bare word when the parser reads it back unchanged, else as a quoted string.
     static func word(_ text: String) -> String {

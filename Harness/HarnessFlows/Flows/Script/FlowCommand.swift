@@ -1,6 +1,7 @@
 import Foundation
 import HarnessCore
 import HarnessWire
+import TerminalEmulator
 
 /// One command of a `.flow` file, with its arguments already checked and converted.
 ///
@@ -31,8 +32,9 @@ public enum FlowCommand: Sendable, Equatable {
     case paste(String)
     /// `resize COLSxROWS`: the terminal resized (the program gets SIGWINCH).
     case resize(TerminalSize)
-    /// `expect "text" | /regex/ [within DURATION]`: wait until the screen shows it.
-    case expect(FlowTextPattern, within: Duration?)
+    /// `expect "text" | /regex/ [in AREA] [style ATTRIBUTES...] [within DURATION]`: wait until
+    /// the screen shows it (inside the area, with the style in every cell, when given).
+    case expect(FlowTextPattern, within: Duration?, area: ScreenArea? = nil, style: TextStyle? = nil)
     /// `expect-not "text" | /regex/`: the screen does not show it now.
     case expectNot(FlowTextPattern)
     /// `expect-output "text" | /regex/ [within DURATION]`: wait until the program prints it
@@ -42,8 +44,9 @@ public enum FlowCommand: Sendable, Equatable {
     case expectOutputNot(FlowTextPattern)
     /// `wait-stable DURATION`: wait until the screen has not changed for that long.
     case waitStable(Duration)
-    /// `snapshot NAME`: compare the screen with the reference snapshot `NAME`.
-    case snapshot(name: String)
+    /// `snapshot NAME [AREA]`: compare the screen (or the part `AREA` covers) with the
+    /// reference snapshot `NAME`.
+    case snapshot(name: String, area: ScreenArea? = nil)
     /// `snapshot-transcript NAME`: compare the transcript (scrollback and screen) with the
     /// reference snapshot `NAME`.
     case snapshotTranscript(name: String)
