@@ -41,18 +41,12 @@ final class PipedSessionCore: @unchecked Sendable {
     private var reaperFinished = false
     private var stopRequested = false
     private(set) var isClosed = false
-    private var waiters: [UInt64: Waiter] = [:]
-    private var nextWaiterID: UInt64 = 1
-    private var cancelledBeforeRegistration: Set<UInt64> = []
+    /// The waits for the result (they wait for nothing else).
+    private let waiters = WaiterTable<Void, PipedProgram.Output>()
 
     /// Serialises `terminate` calls; the second one returns the first one's status.
     private let terminateLock = NSLock()
     private var terminatedStatus: ExitStatus?
-
-    private struct Waiter {
-        let continuation: CheckedContinuation<PipedProgram.Output, Error>
-        let timer: DispatchSourceTimer?
-    }
 
     init(
         pid: Int32, executable: String, input: Data, inputFD: Int32, outputFD: Int32, errorFD: Int32,
@@ -68,6 +62,10 @@ final class PipedSessionCore: @unchecked Sendable {
         self.errorFD = errorFD
         self.loop = loop
         self.defaultTimeout = defaultTimeout
+        waiters.timeoutError = { [weak self] waiter -> any Error in
+            guard let self else { return WaitTimedOut(waitingFor: waiter.description, timeout: waiter.timeout) }
+            return self.timeoutError(after: waiter.timeout ?? .zero)
+        }
     }
 
     /// Starts the I/O and reaper threads.
@@ -237,87 +235,40 @@ final class PipedSessionCore: @unchecked Sendable {
         }
         let output = PipedProgram.Output(status: status, standardOutput: standardOutput, standardError: standardError)
         result = output
-        let pending = waiters.values
-        waiters.removeAll()
+        let pending = waiters.removeAll()
         condition.broadcast()
         condition.unlock()
-        for waiter in pending {
-            waiter.timer?.cancel()
-            waiter.continuation.resume(returning: output)
-        }
+        for waiter in pending { waiter.resume(returning: output) }
     }
 
     // MARK: - Waiting
 
     /// Waits for the result; `timeout` nil waits without limit.
     func wait(timeout: Duration?) async throws -> PipedProgram.Output {
-        let id = withLock {
-            defer { nextWaiterID += 1 }
-            return nextWaiterID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                register(id, timeout: timeout, continuation: continuation)
+        try await waiters.wait(description: "the program to exit", timeout: timeout) { registration in
+            condition.lock()
+            if let result {
+                condition.unlock()
+                registration.resume(returning: result)
+                return
             }
-        } onCancel: {
-            cancelWaiter(id)
+            waiters.insert(registration, ())
+            condition.unlock()
         }
     }
 
-    private func register(_ id: UInt64, timeout: Duration?, continuation: CheckedContinuation<PipedProgram.Output, Error>) {
-        condition.lock()
-        if cancelledBeforeRegistration.remove(id) != nil {
-            condition.unlock()
-            continuation.resume(throwing: CancellationError())
-            return
+    /// What a wait that timed out is told: the program is still running, or it exited and
+    /// something (a background process) keeps its outputs open.
+    private func timeoutError(after timeout: Duration) -> PipedSessionError {
+        withLock {
+            let outputTail = PrintableBytes.tail("stdout", of: standardOutput)
+            let errorTail = PrintableBytes.tail("stderr", of: standardError)
+            if let status = reapedStatus {
+                return .outputStillOpen(executable: executable, status: status, after: timeout,
+                                        standardOutputTail: outputTail, standardErrorTail: errorTail)
+            }
+            return .timeout(executable: executable, after: timeout, standardOutputTail: outputTail, standardErrorTail: errorTail)
         }
-        if let result {
-            condition.unlock()
-            continuation.resume(returning: result)
-            return
-        }
-        var timer: DispatchSourceTimer?
-        if let timeout {
-            let source = DispatchSource.makeTimerSource(queue: .global())
-            source.setEventHandler { [weak self] in self?.timeoutFired(id, after: timeout) }
-            source.schedule(deadline: .now() + .nanoseconds(Int(clamping: timeout.clampedNanoseconds)), leeway: .milliseconds(1))
-            timer = source
-        }
-        waiters[id] = Waiter(continuation: continuation, timer: timer)
-        condition.unlock()
-        timer?.resume()
-    }
-
-    private func timeoutFired(_ id: UInt64, after timeout: Duration) {
-        condition.lock()
-        guard let waiter = waiters.removeValue(forKey: id) else {
-            condition.unlock()
-            return
-        }
-        let outputTail = PrintableBytes.tail("stdout", of: standardOutput)
-        let errorTail = PrintableBytes.tail("stderr", of: standardError)
-        let error: PipedSessionError = if let status = reapedStatus {
-            .outputStillOpen(executable: executable, status: status, after: timeout,
-                             standardOutputTail: outputTail, standardErrorTail: errorTail)
-        } else {
-            .timeout(executable: executable, after: timeout, standardOutputTail: outputTail, standardErrorTail: errorTail)
-        }
-        condition.unlock()
-        waiter.timer?.cancel()
-        waiter.continuation.resume(throwing: error)
-    }
-
-    private func cancelWaiter(_ id: UInt64) {
-        condition.lock()
-        guard let waiter = waiters.removeValue(forKey: id) else {
-            // Not registered yet (or already resolved): remember, in case it is about to register.
-            if result == nil { cancelledBeforeRegistration.insert(id) }
-            condition.unlock()
-            return
-        }
-        condition.unlock()
-        waiter.timer?.cancel()
-        waiter.continuation.resume(throwing: CancellationError())
     }
 
     // MARK: - Terminate
@@ -373,6 +324,7 @@ final class PipedSessionCore: @unchecked Sendable {
         condition.unlock()
 
         publishIfComplete(force: true)
+        waiters.close()
         let status = withLock { result?.status ?? reapedStatus! }
         terminatedStatus = status
         return status
