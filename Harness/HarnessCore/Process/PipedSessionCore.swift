@@ -70,11 +70,8 @@ final class PipedSessionCore: @unchecked Sendable {
 
     /// Starts the I/O and reaper threads.
     func start() {
-        let reaper = Thread { [self] in runReaper() }
-        reaper.name = "PipedSession.reaper(\(pid))"
-        reaper.stackSize = 256 << 10
         loop.start(name: "PipedSession.io(\(pid))", stackSize: 512 << 10) { [self] _ in runIO() }
-        reaper.start()
+        ChildProcess.startReaper(of: pid, name: "PipedSession.reaper(\(pid))") { [self] in reaped($0) }
     }
 
     @inline(__always)
@@ -206,14 +203,8 @@ final class PipedSessionCore: @unchecked Sendable {
 
     // MARK: - Reaper thread
 
-    private func runReaper() {
-        let status: ExitStatus
-        do {
-            status = ExitStatus(try Posix.waitForTermination(pid))
-        } catch {
-            // ECHILD: someone else reaped our child; its status is lost.
-            status = .exited(-1)
-        }
+    /// Called on the reaper thread once the child was reaped.
+    private func reaped(_ status: ExitStatus) {
         withLock {
             reapedStatus = status
             reaperFinished = true
@@ -281,33 +272,10 @@ final class PipedSessionCore: @unchecked Sendable {
         defer { terminateLock.unlock() }
         if let terminatedStatus { return terminatedStatus }
 
-        let group = -pid
-        if withLock({ reapedStatus == nil }) {
-            // The program itself too, in case it left its process group (it is our child and
-            // not reaped yet, so its pid cannot name another process).
-            for target in [group, pid] {
-                _ = try? Posix.kill(target, SIGTERM)
-                _ = try? Posix.kill(target, SIGCONT)  // a stopped program must run to die
-            }
-            let deadline = Date(timeIntervalSinceNow: grace.seconds)
-            condition.lock()
-            while reapedStatus == nil {
-                if !condition.wait(until: deadline) { break }
-            }
-            let exited = reapedStatus != nil
-            condition.unlock()
-            if !exited {
-                _ = try? Posix.kill(group, SIGKILL)
-                _ = try? Posix.kill(pid, SIGKILL)
-            }
-        }
-        // Whatever is left of the group (background jobs of a shell that exited) goes too, and
-        // terminate returns once those processes are gone (pidfds, event driven).
-        _ = try? Posix.kill(group, SIGKILL)
-        let remaining = Posix.exists(group) ? Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid } : []
-        if !remaining.isEmpty {
-            _ = try? Posix.kill(group, SIGKILL)
-            Posix.waitUntilExited(remaining, timeout: .seconds(2))
+        // The program itself too, in case it left its process group (it is our child and not
+        // reaped yet, so its pid cannot name another process).
+        ChildProcess.endProcessGroup(of: pid, signals: [SIGTERM], signalLeaderToo: true, grace: grace) { deadline in
+            condition.wait(until: deadline) { reapedStatus != nil }
         }
 
         condition.lock()

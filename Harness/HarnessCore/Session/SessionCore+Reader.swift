@@ -110,14 +110,8 @@ extension SessionCore {
 
     // MARK: - Reaper thread
 
-    func runReaper() {
-        let status: ExitStatus
-        do {
-            status = ExitStatus(try Posix.waitForTermination(pid))
-        } catch {
-            // ECHILD: someone else reaped our child; its status is lost.
-            status = .exited(-1)
-        }
+    /// Called on the reaper thread once the child was reaped.
+    func reaped(_ status: ExitStatus) {
         withLock {
             reapedStatus = status
             reaperFinished = true

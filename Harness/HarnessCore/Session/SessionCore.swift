@@ -98,11 +98,8 @@ final class SessionCore: @unchecked Sendable {
 
     /// Starts the reader and reaper threads.
     func start() {
-        let reaper = Thread { [self] in runReaper() }
-        reaper.name = "TerminalSession.reaper(\(pid))"
-        reaper.stackSize = 256 << 10
         loop.start(name: "TerminalSession.reader(\(pid))", stackSize: 1 << 20) { [self] _ in runReader() }
-        reaper.start()
+        ChildProcess.startReaper(of: pid, name: "TerminalSession.reaper(\(pid))") { [self] in reaped($0) }
     }
 
     // MARK: - Locking
@@ -248,28 +245,8 @@ final class SessionCore: @unchecked Sendable {
         defer { terminateLock.unlock() }
         if let terminatedStatus { return terminatedStatus }
 
-        let group = pid
-        if withLock({ reapedStatus == nil }) {
-            _ = try? Posix.killProcessGroup(group, SIGHUP)
-            _ = try? Posix.killProcessGroup(group, SIGTERM)
-            _ = try? Posix.killProcessGroup(group, SIGCONT)  // a stopped program must run to die
-            let deadline = Date(timeIntervalSinceNow: grace.seconds)
-            condition.lock()
-            while reapedStatus == nil {
-                if !condition.wait(until: deadline) { break }
-            }
-            let exited = reapedStatus != nil
-            condition.unlock()
-            if !exited { _ = try? Posix.killProcessGroup(group, SIGKILL) }
-        }
-        // Whatever is left of the group (background jobs of a shell that exited) goes too,
-        // and terminate returns once those processes are gone (pidfds, event driven).
-        _ = try? Posix.killProcessGroup(group, SIGKILL)
-        // Scanning /proc costs about a millisecond: only when the group still has members.
-        let remaining = Posix.exists(-group) ? Posix.livingMembers(ofProcessGroup: group).filter { $0 != pid } : []
-        if !remaining.isEmpty {
-            _ = try? Posix.killProcessGroup(group, SIGKILL)
-            Posix.waitUntilExited(remaining, timeout: .seconds(2))
+        ChildProcess.endProcessGroup(of: pid, signals: [SIGHUP, SIGTERM], signalLeaderToo: false, grace: grace) { deadline in
+            condition.wait(until: deadline) { reapedStatus != nil }
         }
 
         condition.lock()
