@@ -17,8 +17,10 @@ import HarnessSystem
 /// waiters it removes itself (timeouts, cancellations) without holding any lock.
 ///
 /// ```swift
-/// let value = try await table.wait(description: "the reply", timeout: .seconds(5)) { registration in
-///     lock.withLock { ready ? registration.resume(returning: value) : table.insert(registration, .reply) }
+/// let reply = try await table.wait(description: "the reply", timeout: .seconds(5)) { registration in
+///     lock.withLock {
+///         if let reply { registration.resume(returning: reply) } else { table.insert(registration, .reply) }
+///     }
 /// }
 /// ```
 final class WaiterTable<Condition, Value: Sendable>: @unchecked Sendable {
