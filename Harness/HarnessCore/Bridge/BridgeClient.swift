@@ -66,10 +66,7 @@ final class BridgeClient: @unchecked Sendable {
         self.maxFrameSize = maxFrameSize
         self.exitGrace = exitGrace
         self.diagnostics = diagnostics
-        waiters.timeoutError = { [weak self] waiter -> any Error in
-            guard let self else { return WaitTimedOut(waitingFor: waiter.description, timeout: waiter.timeout) }
-            return self.timeoutError(waiter.condition, timeout: waiter.timeout ?? .zero)
-        }
+        waiters.describeTimeouts(with: self) { $0.timeoutError($1.condition, timeout: $1.timeout ?? .zero) }
     }
 
     /// The connection, as the executor of tasks that prefer the bridge's thread.

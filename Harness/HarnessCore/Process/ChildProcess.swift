@@ -52,6 +52,40 @@ enum ChildProcess {
     }
 }
 
+extension ChildProcess {
+    /// The end of a core's teardown, after the child was ended: with `condition` locked, waits
+    /// until the child was `reaped`, asks the core's I/O thread to stop (`requestStop`), waits
+    /// until it and the reaper `finished`, then `close`s the descriptors, still locked: exactly
+    /// once, after no thread uses them any more.
+    static func stopThreads(
+        _ condition: NSCondition, reaped: () -> Bool, requestStop: () -> Void, finished: () -> Bool,
+        thenClose close: () -> Void
+    ) {
+        condition.lock()
+        defer { condition.unlock() }
+        while !reaped() { condition.wait() }
+        requestStop()
+        while !finished() { condition.wait() }
+        close()
+    }
+
+    /// Serialises a core's `terminate`: the first call runs the teardown, later ones (also
+    /// concurrent ones, which wait for it) return its status.
+    final class TerminateOnce: @unchecked Sendable {
+        private let lock = NSLock()
+        private var status: ExitStatus?
+
+        func run(_ teardown: () -> ExitStatus) -> ExitStatus {
+            lock.lock()
+            defer { lock.unlock() }
+            if let status { return status }
+            let ended = teardown()
+            status = ended
+            return ended
+        }
+    }
+}
+
 extension NSCondition {
     /// Locks, waits until `done` holds or `deadline` passes (at once for `distantPast`), and
     /// returns whether it holds.

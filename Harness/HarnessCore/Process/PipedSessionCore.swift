@@ -45,8 +45,7 @@ final class PipedSessionCore: @unchecked Sendable {
     private let waiters = WaiterTable<Void, PipedProgram.Output>()
 
     /// Serialises `terminate` calls; the second one returns the first one's status.
-    private let terminateLock = NSLock()
-    private var terminatedStatus: ExitStatus?
+    private let terminateOnce = ChildProcess.TerminateOnce()
 
     init(
         pid: Int32, executable: String, input: Data, inputFD: Int32, outputFD: Int32, errorFD: Int32,
@@ -62,10 +61,7 @@ final class PipedSessionCore: @unchecked Sendable {
         self.errorFD = errorFD
         self.loop = loop
         self.defaultTimeout = defaultTimeout
-        waiters.timeoutError = { [weak self] waiter -> any Error in
-            guard let self else { return WaitTimedOut(waitingFor: waiter.description, timeout: waiter.timeout) }
-            return self.timeoutError(after: waiter.timeout ?? .zero)
-        }
+        waiters.describeTimeouts(with: self) { $0.timeoutError(after: $1.timeout ?? .zero) }
     }
 
     /// Starts the I/O and reaper threads.
@@ -268,33 +264,27 @@ final class PipedSessionCore: @unchecked Sendable {
     /// I/O thread, closes the descriptors. Idempotent; blocks until done.
     @discardableResult
     func terminate(grace: Duration) -> ExitStatus {
-        terminateLock.lock()
-        defer { terminateLock.unlock() }
-        if let terminatedStatus { return terminatedStatus }
-
-        // The program itself too, in case it left its process group (it is our child and not
-        // reaped yet, so its pid cannot name another process).
-        ChildProcess.endProcessGroup(of: pid, signals: [SIGTERM], signalLeaderToo: true, grace: grace) { deadline in
-            condition.wait(until: deadline) { reapedStatus != nil }
+        terminateOnce.run {
+            // The program itself too, in case it left its process group (it is our child and
+            // not reaped yet, so its pid cannot name another process).
+            ChildProcess.endProcessGroup(of: pid, signals: [SIGTERM], signalLeaderToo: true, grace: grace) { deadline in
+                condition.wait(until: deadline) { reapedStatus != nil }
+            }
+            // The I/O thread closed the input pipe itself.
+            ChildProcess.stopThreads(
+                condition, reaped: { reapedStatus != nil }, requestStop: {
+                    stopRequested = true
+                    wakeIOLocked()
+                }, finished: { readerFinished && reaperFinished }
+            ) {
+                isClosed = true
+                Posix.closeIgnoringErrors(outputFD)
+                Posix.closeIgnoringErrors(errorFD)
+                loop.close()
+            }
+            publishIfComplete(force: true)
+            waiters.close()
+            return withLock { result?.status ?? reapedStatus! }
         }
-
-        condition.lock()
-        while reapedStatus == nil { condition.wait() }
-        stopRequested = true
-        wakeIOLocked()
-        while !readerFinished || !reaperFinished { condition.wait() }
-        // Descriptors are closed exactly once, here, after both threads stopped using them
-        // (the I/O thread closed the input pipe itself).
-        isClosed = true
-        Posix.closeIgnoringErrors(outputFD)
-        Posix.closeIgnoringErrors(errorFD)
-        loop.close()
-        condition.unlock()
-
-        publishIfComplete(force: true)
-        waiters.close()
-        let status = withLock { result?.status ?? reapedStatus! }
-        terminatedStatus = status
-        return status
     }
 }

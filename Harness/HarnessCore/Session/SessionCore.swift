@@ -66,8 +66,7 @@ final class SessionCore: @unchecked Sendable {
     let waiters = WaiterTable<PendingWait, WaitOutcome>(didRemove: { $0.stableTimer?.cancel() })
 
     /// Serialises `terminate` calls; the second one returns the first one's status.
-    private let terminateLock = NSLock()
-    private var terminatedStatus: ExitStatus?
+    private let terminateOnce = ChildProcess.TerminateOnce()
 
     init(
         pid: Int32, master: Int32, loop: ReadinessLoop,
@@ -90,10 +89,7 @@ final class SessionCore: @unchecked Sendable {
             self.recordInputLocked(bytes)
             self.outgoing += bytes
         }
-        waiters.timeoutError = { [weak self] waiter -> any Error in
-            guard let self else { return WaitTimedOut(waitingFor: waiter.description, timeout: waiter.timeout) }
-            return self.timeoutError(for: waiter)
-        }
+        waiters.describeTimeouts(with: self) { $0.timeoutError(for: $1) }
     }
 
     /// Starts the reader and reaper threads.
@@ -241,32 +237,24 @@ final class SessionCore: @unchecked Sendable {
     /// `grace`), stops the reader, closes the descriptors. Idempotent; blocks until done.
     @discardableResult
     func terminate(grace: Duration) -> ExitStatus {
-        terminateLock.lock()
-        defer { terminateLock.unlock() }
-        if let terminatedStatus { return terminatedStatus }
-
-        ChildProcess.endProcessGroup(of: pid, signals: [SIGHUP, SIGTERM], signalLeaderToo: false, grace: grace) { deadline in
-            condition.wait(until: deadline) { reapedStatus != nil }
+        terminateOnce.run {
+            ChildProcess.endProcessGroup(of: pid, signals: [SIGHUP, SIGTERM], signalLeaderToo: false, grace: grace) { deadline in
+                condition.wait(until: deadline) { reapedStatus != nil }
+            }
+            ChildProcess.stopThreads(
+                condition, reaped: { reapedStatus != nil }, requestStop: {
+                    stopRequested = true
+                    wakeReaderLocked()
+                }, finished: { readerFinished && reaperFinished }
+            ) {
+                isClosed = true
+                Posix.closeIgnoringErrors(master)
+                loop.close()
+            }
+            // Pending waits were resolved by the exit; the timer has nothing left to do.
+            waiters.close()
+            publishExitIfNeeded()
+            return withLock { exitStatus ?? reapedStatus! }
         }
-
-        condition.lock()
-        while reapedStatus == nil { condition.wait() }
-        stopRequested = true
-        wakeReaderLocked()
-        while !readerFinished || !reaperFinished { condition.wait() }
-        condition.unlock()
-
-        // Descriptors are closed exactly once, here, after both threads stopped using them.
-        withLock {
-            isClosed = true
-            Posix.closeIgnoringErrors(master)
-            loop.close()
-        }
-        // Pending waits were resolved by the exit; the timer has nothing left to do.
-        waiters.close()
-        publishExitIfNeeded()
-        let status = withLock { exitStatus ?? reapedStatus! }
-        terminatedStatus = status
-        return status
     }
 }

@@ -85,9 +85,22 @@ final class WaiterTable<Condition, Value: Sendable>: @unchecked Sendable {
     private var isClosed = false
 
     /// Builds the error a timed-out waiter is resumed with; called without the table's lock
-    /// (it may take the owner's). Set once by the owner before the first wait; by default a
-    /// ``WaitTimedOut`` naming the waiter's description.
+    /// (it may take the owner's). Set once by the owner before the first wait (see
+    /// ``describeTimeouts(with:_:)``); by default a ``WaitTimedOut`` naming the waiter's
+    /// description.
     var timeoutError: @Sendable (Waiter) -> any Error = { WaitTimedOut(waitingFor: $0.description, timeout: $0.timeout) }
+
+    /// Lets `owner` say what a timed-out waiter is told, without the table keeping it alive
+    /// (a wait outliving its owner gets the default ``WaitTimedOut``). Call it from the
+    /// owner's `init`, before the first wait.
+    func describeTimeouts<Owner: AnyObject & Sendable>(
+        with owner: Owner, _ makeError: @escaping @Sendable (Owner, Waiter) -> any Error
+    ) {
+        timeoutError = { [weak owner] waiter in
+            guard let owner else { return WaitTimedOut(waitingFor: waiter.description, timeout: waiter.timeout) }
+            return makeError(owner, waiter)
+        }
+    }
 
     /// - Parameters:
     ///   - now: the clock deadlines are read from (`MonotonicClock`, the clock Dispatch timers
