@@ -248,6 +248,17 @@ import Testing
         #expect(fixture.table.conditions().map(\.id) == [third])
     }
 
+    @Test func aWaiterIsRemovedByIdOnlyWhenItIsOfTheRightKind() {
+        // A bridge reply names an id; only a call waits for a reply.
+        let fixture = Fixture()
+        let id = fixture.insert("events")
+        #expect(fixture.table.remove(id, where: { $0.condition == "call" }) == nil)
+        #expect(fixture.table.count == 1)
+        fixture.table.remove(id, where: { $0.condition == "events" })?.resume(returning: "done")
+        #expect(fixture.resumptions.of(id).count == 1)
+        #expect(fixture.table.count == 0)
+    }
+
     @Test(arguments: Event.allCases)
     func everyWayOutReleasesTheCondition(_ event: Event) {
         let removed = Mutex<[String]>([])

@@ -115,11 +115,8 @@ final class BridgeClient: @unchecked Sendable {
             }
             for waiter in resumed { waiter.resume(returning: .nothing) }
         case .reply(let id, let result):
-            let replied = waiters.removeSatisfied { waiter -> String? in
-                guard waiter.id == id, case .call(let name) = waiter.condition else { return nil }
-                return name
-            }
-            guard let (waiter, name) = replied.first else { return }
+            let call = waiters.remove(id) { if case .call = $0.condition { true } else { false } }
+            guard let waiter = call, case .call(let name) = waiter.condition else { return }
             switch result {
             case .success(let value):
                 waiter.resume(returning: .json(value))

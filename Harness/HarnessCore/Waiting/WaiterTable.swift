@@ -227,6 +227,15 @@ final class WaiterTable<Condition, Value: Sendable>: @unchecked Sendable {
     /// timed out, cancelled or ended).
     func remove(_ id: UInt64) -> Waiter? { lock.withLock { removeLocked(id) } }
 
+    /// Removes the waiter `id` if it satisfies `predicate` (a reply for a call, not for
+    /// another kind of wait that happens to have that id).
+    func remove(_ id: UInt64, where predicate: (Waiter) -> Bool) -> Waiter? {
+        lock.withLock {
+            guard let waiter = waiters[id], predicate(waiter) else { return nil }
+            return removeLocked(id)
+        }
+    }
+
     /// Removes every waiter (the owner ended) for the caller to resume, in registration order.
     func removeAll() -> [Waiter] { removeAll { _ in true } }
 
