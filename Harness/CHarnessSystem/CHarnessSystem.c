@@ -49,6 +49,22 @@ static void set_nosigpipe(int fd) {
     int on = 1;
     (void)setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, sizeof on);
 }
+
+// Finishes a socket `fd` just made (or -1, errno set) by a call made holding
+// descriptor_creation_lock: marks it close-on-exec (and non-blocking) before releasing the lock,
+// then no-SIGPIPE; returns it, or -1 with the failing call's errno.
+static int finish_new_socket_locked(int fd, int nonblocking) {
+    int saved = errno;
+    if (fd >= 0 && (set_cloexec(fd) != 0 || (nonblocking && set_nonblocking(fd) != 0))) {
+        saved = errno;
+        close(fd);
+        fd = -1;
+    }
+    pthread_mutex_unlock(&descriptor_creation_lock);
+    if (fd >= 0) set_nosigpipe(fd);
+    errno = saved;
+    return fd;
+}
 #endif
 
 int harness_open_pty(int *master_fd, int *slave_fd,
@@ -349,17 +365,7 @@ int harness_socket(int domain, int type, int nonblocking) {
     return socket(domain, type | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
 #else
     pthread_mutex_lock(&descriptor_creation_lock);
-    int fd = socket(domain, type, 0);
-    int saved = errno;
-    if (fd >= 0 && (set_cloexec(fd) != 0 || (nonblocking && set_nonblocking(fd) != 0))) {
-        saved = errno;
-        close(fd);
-        fd = -1;
-    }
-    pthread_mutex_unlock(&descriptor_creation_lock);
-    if (fd >= 0) set_nosigpipe(fd);
-    errno = saved;
-    return fd;
+    return finish_new_socket_locked(socket(domain, type, 0), nonblocking);
 #endif
 }
 
@@ -368,17 +374,7 @@ int harness_accept(int listener, int nonblocking) {
     return accept4(listener, NULL, NULL, SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0));
 #else
     pthread_mutex_lock(&descriptor_creation_lock);
-    int fd = accept(listener, NULL, NULL);
-    int saved = errno;
-    if (fd >= 0 && (set_cloexec(fd) != 0 || (nonblocking && set_nonblocking(fd) != 0))) {
-        saved = errno;
-        close(fd);
-        fd = -1;
-    }
-    pthread_mutex_unlock(&descriptor_creation_lock);
-    if (fd >= 0) set_nosigpipe(fd);
-    errno = saved;
-    return fd;
+    return finish_new_socket_locked(accept(listener, NULL, NULL), nonblocking);
 #endif
 }
 

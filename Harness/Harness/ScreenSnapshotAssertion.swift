@@ -58,11 +58,8 @@ public func assertScreenSnapshot(
     line: UInt = #line,
     column: UInt = #column
 ) {
-    if let message = verifySnapshot(
+    assertSnapshot(
         of: screen, as: .screen(masks: masks, style: style), named: name, record: record,
         snapshotDirectory: snapshotDirectory, artifactsDirectory: artifactsDirectory,
-        fileID: fileID, filePath: filePath, function: function, line: line, column: column
-    ) {
-        FailureReporter.fail(message, at: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-    }
+        fileID: fileID, filePath: filePath, function: function, line: line, column: column)
 }

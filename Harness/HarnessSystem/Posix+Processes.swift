@@ -17,17 +17,9 @@ extension Posix {
     package static func spawnInPseudoTerminal(
         path: String, arguments: [String], environment: [String], workingDirectory: String?, slave: Int32
     ) throws(SystemError) -> Int32 {
-        var pid: pid_t = 0
-        var failedStep: Int32 = 0
-        let result = withCStringArray(arguments) { argv in
-            withCStringArray(environment) { envp in
-                withOptionalCString(workingDirectory) { cwd in
-                    harness_spawn_in_pty(path, argv, envp, cwd, slave, &pid, &failedStep)
-                }
-            }
+        try spawn(arguments: arguments, environment: environment, workingDirectory: workingDirectory) { argv, envp, cwd, pid, failedStep in
+            harness_spawn_in_pty(path, argv, envp, cwd, slave, pid, failedStep)
         }
-        if result != 0 { throw SystemError(operation: spawnStepName(failedStep), errno: result) }
-        return pid
     }
 
     /// Forks and executes a program in a new session (its own process group, no terminal) with
@@ -36,13 +28,25 @@ extension Posix {
         path: String, arguments: [String], environment: [String], workingDirectory: String?,
         standardInput: Int32, standardOutput: Int32, standardError: Int32
     ) throws(SystemError) -> Int32 {
+        try spawn(arguments: arguments, environment: environment, workingDirectory: workingDirectory) { argv, envp, cwd, pid, failedStep in
+            harness_spawn_with_pipes(path, argv, envp, cwd, standardInput, standardOutput, standardError, pid, failedStep)
+        }
+    }
+
+    /// Runs one of the C shim's spawn functions with the arguments, environment and working
+    /// directory as C strings; returns the new pid or throws naming the step that failed.
+    private static func spawn(
+        arguments: [String], environment: [String], workingDirectory: String?,
+        _ call: (
+            _ argv: UnsafePointer<UnsafeMutablePointer<CChar>?>, _ envp: UnsafePointer<UnsafeMutablePointer<CChar>?>,
+            _ cwd: UnsafePointer<CChar>?, _ pid: UnsafeMutablePointer<pid_t>, _ failedStep: UnsafeMutablePointer<Int32>
+        ) -> Int32
+    ) throws(SystemError) -> Int32 {
         var pid: pid_t = 0
         var failedStep: Int32 = 0
         let result = withCStringArray(arguments) { argv in
             withCStringArray(environment) { envp in
-                withOptionalCString(workingDirectory) { cwd in
-                    harness_spawn_with_pipes(path, argv, envp, cwd, standardInput, standardOutput, standardError, &pid, &failedStep)
-                }
+                withOptionalCString(workingDirectory) { cwd in call(argv, envp, cwd, &pid, &failedStep) }
             }
         }
         if result != 0 { throw SystemError(operation: spawnStepName(failedStep), errno: result) }

@@ -32,10 +32,7 @@ final class BridgeClient: @unchecked Sendable {
         case events([BridgeEvent])
     }
 
-    private struct Waiter {
-        let kind: WaitKind
-        let continuation: CheckedContinuation<Outcome, any Error>
-    }
+    private typealias Waiter = WaiterTable<WaitKind, Outcome>.Waiter
 
     let token: String
     let maxFrameSize: Int
@@ -43,7 +40,8 @@ final class BridgeClient: @unchecked Sendable {
     let diagnostics: @Sendable () -> String?
 
     private let lock = NSLock()
-    private let deadlines = DeadlineScheduler()
+    /// The pending calls and waits; the table's lock is taken inside `lock`, never around it.
+    private let waiters = WaiterTable<WaitKind, Outcome>()
     private var connection: FrameConnection?
     private var everConnected = false
     private var authenticated = false
@@ -53,8 +51,7 @@ final class BridgeClient: @unchecked Sendable {
     private var end: EndCause?
     private var exitStatus: String?
     private var disconnectReason: String?
-    private var waiters: [UInt64: Waiter] = [:]
-    private var nextID: UInt64 = 1
+    private var nextSubscriberID: UInt64 = 1
     private var eventLog: [BridgeEvent] = []
     /// When each event of `eventLog` arrived (same indices), for the report's timeline.
     private var eventTimes: [Date] = []
@@ -69,6 +66,7 @@ final class BridgeClient: @unchecked Sendable {
         self.maxFrameSize = maxFrameSize
         self.exitGrace = exitGrace
         self.diagnostics = diagnostics
+        waiters.describeTimeouts(with: self) { $0.timeoutError($1.condition, timeout: $1.timeout ?? .zero) }
     }
 
     /// The connection, as the executor of tasks that prefer the bridge's thread.
@@ -113,46 +111,41 @@ final class BridgeClient: @unchecked Sendable {
         case .ready:
             let resumed = lock.withLock { () -> [Waiter] in
                 ready = true
-                return takeWaiters { if case .ready = $0 { true } else { false } }
+                return waiters.removeAll { if case .ready = $0.condition { true } else { false } }
             }
-            for waiter in resumed { waiter.continuation.resume(returning: .nothing) }
+            for waiter in resumed { waiter.resume(returning: .nothing) }
         case .reply(let id, let result):
-            guard let waiter = lock.withLock({ waiters.removeValue(forKey: id) }) else { return }
-            guard case .call(let name) = waiter.kind else { return }
+            let call = waiters.remove(id) { if case .call = $0.condition { true } else { false } }
+            guard let waiter = call, case .call(let name) = waiter.condition else { return }
             switch result {
             case .success(let value):
-                waiter.continuation.resume(returning: .json(value))
+                waiter.resume(returning: .json(value))
             case .failure(let remote) where remote.code == BridgeErrorCode.unknownName.rawValue:
-                waiter.continuation.resume(throwing: BridgeError.unknownName(
+                waiter.resume(throwing: BridgeError.unknownName(
                     Self.unknownTarget(call: name, message: remote.message), available: remote.available ?? []))
             case .failure(let remote):
-                waiter.continuation.resume(throwing: BridgeError.remoteError(
-                    name: name, code: remote.code, message: remote.message))
+                waiter.resume(throwing: BridgeError.remoteError(name: name, code: remote.code, message: remote.message))
             }
         case .event(let seq, let name, let value):
             let event = BridgeEvent(seq: seq, name: name, value: value)
-            let (streams, satisfied) = lock.withLock { () -> ([AsyncStream<BridgeEvent>.Continuation], [(Waiter, Outcome)]) in
+            let (streams, satisfied) = lock.withLock { () -> ([AsyncStream<BridgeEvent>.Continuation], [(waiter: Waiter, outcome: Outcome)]) in
                 eventLog.append(event)
                 eventTimes.append(Date())
                 return (Array(subscribers.values), satisfyEventWaitersLocked())
             }
             for stream in streams { stream.yield(event) }
-            for (waiter, outcome) in satisfied { waiter.continuation.resume(returning: outcome) }
+            for (waiter, outcome) in satisfied { waiter.resume(returning: outcome) }
         case .record(let spy, _, let value):
-            let satisfied = lock.withLock { () -> [(Waiter, Outcome)] in
+            let satisfied = lock.withLock { () -> [(waiter: Waiter, outcome: Outcome)] in
                 records[spy, default: []].append(value)
                 recordLog.append((spy, value, Date()))
-                let count = records[spy]!.count
-                var result: [(Waiter, Outcome)] = []
-                for (id, waiter) in waiters {
-                    if case .spy(let name, let index) = waiter.kind, name == spy, index < count {
-                        waiters.removeValue(forKey: id)
-                        result.append((waiter, .json(records[spy]![index])))
-                    }
+                let values = records[spy]!
+                return waiters.removeSatisfied { waiter -> Outcome? in
+                    guard case .spy(let name, let index) = waiter.condition, name == spy, index < values.count else { return nil }
+                    return .json(values[index])
                 }
-                return result
             }
-            for (waiter, outcome) in satisfied { waiter.continuation.resume(returning: outcome) }
+            for (waiter, outcome) in satisfied { waiter.resume(returning: outcome) }
         case .goodbye(let reason):
             lock.withLock { disconnectReason = "the app said goodbye: \(reason)" }
         default:
@@ -254,8 +247,7 @@ final class BridgeClient: @unchecked Sendable {
         let (pending, streams, connection) = lock.withLock {
             () -> ([Waiter], [AsyncStream<BridgeEvent>.Continuation], FrameConnection?) in
             if end == nil { end = cause }
-            let pending = Array(waiters.values)
-            waiters.removeAll()
+            let pending = waiters.removeAll()
             let streams = Array(subscribers.values)
             subscribers.removeAll()
             return (pending, streams, self.connection)
@@ -266,7 +258,7 @@ final class BridgeClient: @unchecked Sendable {
         let endCause = lock.withLock { end! }
         let text = diagnostics()
         for waiter in pending {
-            waiter.continuation.resume(throwing: error(for: endCause, during: waiter.kind, diagnostics: text))
+            waiter.resume(throwing: error(for: endCause, during: waiter.condition, diagnostics: text))
         }
     }
 
@@ -304,71 +296,49 @@ final class BridgeClient: @unchecked Sendable {
         immediate: (() -> Outcome?)? = nil,
         afterRegistering: (@Sendable (UInt64) -> Void)? = nil
     ) async throws -> Outcome {
-        let id = lock.withLock { () -> UInt64 in
-            defer { nextID += 1 }
-            return nextID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Outcome, any Error>) in
-                enum Decision { case registered, done(Outcome), failed(EndCause), cancelled }
-                let decision = lock.withLock { () -> Decision in
-                    if let outcome = immediate?() { return .done(outcome) }
-                    if let end { return .failed(end) }
-                    // Cancelled before registering: the cancellation handler found nothing to cancel.
-                    if Task.isCancelled { return .cancelled }
-                    waiters[id] = Waiter(kind: kind, continuation: continuation)
-                    return .registered
-                }
-                switch decision {
-                case .done(let outcome):
-                    continuation.resume(returning: outcome)
-                case .failed(let cause):
-                    continuation.resume(throwing: error(for: cause, during: kind, diagnostics: diagnostics()))
-                case .cancelled:
-                    continuation.resume(throwing: CancellationError())
-                case .registered:
-                    deadlines.schedule(at: .now() + timeout.dispatchInterval) { [weak self] in
-                        self?.timeOut(id, timeout: timeout)
-                    }
-                    afterRegistering?(id)
-                }
+        try await waiters.wait(description: Self.describe(kind), timeout: timeout, admit: { registration in
+            enum Decision { case registered, done(Outcome), failed(EndCause) }
+            let decision = lock.withLock { () -> Decision in
+                if let outcome = immediate?() { return .done(outcome) }
+                if let end { return .failed(end) }
+                waiters.insert(registration, kind)
+                return .registered
             }
-        } onCancel: {
-            if let waiter = lock.withLock({ waiters.removeValue(forKey: id) }) {
-                waiter.continuation.resume(throwing: CancellationError())
+            switch decision {
+            case .done(let outcome): registration.resume(returning: outcome)
+            case .failed(let cause): registration.resume(throwing: error(for: cause, during: kind, diagnostics: diagnostics()))
+            case .registered: break
             }
-        }
+        }, afterInserting: afterRegistering)
     }
 
-    private func timeOut(_ id: UInt64, timeout: Duration) {
-        guard let waiter = lock.withLock({ waiters.removeValue(forKey: id) }) else { return }
+    /// What a wait that timed out is told, with what arrived meanwhile.
+    private func timeoutError(_ kind: WaitKind, timeout: Duration) -> BridgeError {
         let text = diagnostics()
-        let error: BridgeError
-        switch waiter.kind {
+        switch kind {
         case .ready:
             let connected = lock.withLock { everConnected }
-            error = connected ? .notReady(timeout: timeout, diagnostics: text) : .neverConnected(timeout: timeout, diagnostics: text)
+            return connected ? .notReady(timeout: timeout, diagnostics: text) : .neverConnected(timeout: timeout, diagnostics: text)
         case .call(let name):
-            error = .callTimedOut(name: name, timeout: timeout, diagnostics: text)
+            return .callTimedOut(name: name, timeout: timeout, diagnostics: text)
         case .spy(let name, let index):
             let values = recordedValues(spy: name)
-            error = .waitTimedOut(
-                what: Self.describe(waiter.kind), timeout: timeout,
+            return .waitTimedOut(
+                what: Self.describe(kind), timeout: timeout,
                 received: "\(values.count) call(s) of '\(name)' so far (waited for #\(index + 1))", diagnostics: text)
         case .events(let filter, _):
             let log = receivedEvents.filter { filter == nil || $0.name == filter }
             let shown = log.suffix(20).map(\.description).joined(separator: "\n  ")
-            error = .waitTimedOut(
-                what: Self.describe(waiter.kind), timeout: timeout,
+            return .waitTimedOut(
+                what: Self.describe(kind), timeout: timeout,
                 received: log.isEmpty ? "no matching events" : "\(log.count) matching event(s), the last ones:\n  \(shown)",
                 diagnostics: text)
         }
-        waiter.continuation.resume(throwing: error)
     }
 
     /// Fails a registered waiter at once (e.g. its call could not be sent).
     func fail(_ id: UInt64, with error: BridgeError) {
-        lock.withLock { waiters.removeValue(forKey: id) }?.continuation.resume(throwing: error)
+        waiters.remove(id)?.resume(throwing: error)
     }
 
     // MARK: - Ready, calls, events, spies
@@ -418,9 +388,9 @@ final class BridgeClient: @unchecked Sendable {
         let id = lock.withLock { () -> UInt64? in
             for event in eventLog { continuation.yield(event) }
             guard end == nil else { return nil }
-            defer { nextID += 1 }
-            subscribers[nextID] = continuation
-            return nextID
+            defer { nextSubscriberID += 1 }
+            subscribers[nextSubscriberID] = continuation
+            return nextSubscriberID
         }
         guard let id else {
             continuation.finish()
@@ -446,24 +416,10 @@ final class BridgeClient: @unchecked Sendable {
         return found
     }
 
-    private func satisfyEventWaitersLocked() -> [(Waiter, Outcome)] {
-        var result: [(Waiter, Outcome)] = []
-        for id in waiters.keys.sorted() {
-            guard let waiter = waiters[id], case .events(let filter, let count) = waiter.kind,
-                let events = takeEventsLocked(count, filter: filter)
-            else { continue }
-            waiters.removeValue(forKey: id)
-            result.append((waiter, .events(events)))
+    private func satisfyEventWaitersLocked() -> [(waiter: Waiter, outcome: Outcome)] {
+        waiters.removeSatisfied { waiter -> Outcome? in
+            guard case .events(let filter, let count) = waiter.condition else { return nil }
+            return takeEventsLocked(count, filter: filter).map { .events($0) }
         }
-        return result
-    }
-
-    private func takeWaiters(where predicate: (WaitKind) -> Bool) -> [Waiter] {
-        var taken: [Waiter] = []
-        for (id, waiter) in waiters where predicate(waiter.kind) {
-            waiters.removeValue(forKey: id)
-            taken.append(waiter)
-        }
-        return taken
     }
 }

@@ -41,18 +41,11 @@ final class PipedSessionCore: @unchecked Sendable {
     private var reaperFinished = false
     private var stopRequested = false
     private(set) var isClosed = false
-    private var waiters: [UInt64: Waiter] = [:]
-    private var nextWaiterID: UInt64 = 1
-    private var cancelledBeforeRegistration: Set<UInt64> = []
+    /// The waits for the result (they wait for nothing else).
+    private let waiters = WaiterTable<Void, PipedProgram.Output>()
 
     /// Serialises `terminate` calls; the second one returns the first one's status.
-    private let terminateLock = NSLock()
-    private var terminatedStatus: ExitStatus?
-
-    private struct Waiter {
-        let continuation: CheckedContinuation<PipedProgram.Output, Error>
-        let timer: DispatchSourceTimer?
-    }
+    private let terminateOnce = ChildProcess.TerminateOnce()
 
     init(
         pid: Int32, executable: String, input: Data, inputFD: Int32, outputFD: Int32, errorFD: Int32,
@@ -68,15 +61,13 @@ final class PipedSessionCore: @unchecked Sendable {
         self.errorFD = errorFD
         self.loop = loop
         self.defaultTimeout = defaultTimeout
+        waiters.describeTimeouts(with: self) { $0.timeoutError(after: $1.timeout ?? .zero) }
     }
 
     /// Starts the I/O and reaper threads.
     func start() {
-        let reaper = Thread { [self] in runReaper() }
-        reaper.name = "PipedSession.reaper(\(pid))"
-        reaper.stackSize = 256 << 10
         loop.start(name: "PipedSession.io(\(pid))", stackSize: 512 << 10) { [self] _ in runIO() }
-        reaper.start()
+        ChildProcess.startReaper(of: pid, name: "PipedSession.reaper(\(pid))") { [self] in reaped($0) }
     }
 
     @inline(__always)
@@ -208,14 +199,8 @@ final class PipedSessionCore: @unchecked Sendable {
 
     // MARK: - Reaper thread
 
-    private func runReaper() {
-        let status: ExitStatus
-        do {
-            status = ExitStatus(try Posix.waitForTermination(pid))
-        } catch {
-            // ECHILD: someone else reaped our child; its status is lost.
-            status = .exited(-1)
-        }
+    /// Called on the reaper thread once the child was reaped.
+    private func reaped(_ status: ExitStatus) {
         withLock {
             reapedStatus = status
             reaperFinished = true
@@ -237,87 +222,40 @@ final class PipedSessionCore: @unchecked Sendable {
         }
         let output = PipedProgram.Output(status: status, standardOutput: standardOutput, standardError: standardError)
         result = output
-        let pending = waiters.values
-        waiters.removeAll()
+        let pending = waiters.removeAll()
         condition.broadcast()
         condition.unlock()
-        for waiter in pending {
-            waiter.timer?.cancel()
-            waiter.continuation.resume(returning: output)
-        }
+        for waiter in pending { waiter.resume(returning: output) }
     }
 
     // MARK: - Waiting
 
     /// Waits for the result; `timeout` nil waits without limit.
     func wait(timeout: Duration?) async throws -> PipedProgram.Output {
-        let id = withLock {
-            defer { nextWaiterID += 1 }
-            return nextWaiterID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                register(id, timeout: timeout, continuation: continuation)
+        try await waiters.wait(description: "the program to exit", timeout: timeout) { registration in
+            condition.lock()
+            if let result {
+                condition.unlock()
+                registration.resume(returning: result)
+                return
             }
-        } onCancel: {
-            cancelWaiter(id)
+            waiters.insert(registration, ())
+            condition.unlock()
         }
     }
 
-    private func register(_ id: UInt64, timeout: Duration?, continuation: CheckedContinuation<PipedProgram.Output, Error>) {
-        condition.lock()
-        if cancelledBeforeRegistration.remove(id) != nil {
-            condition.unlock()
-            continuation.resume(throwing: CancellationError())
-            return
+    /// What a wait that timed out is told: the program is still running, or it exited and
+    /// something (a background process) keeps its outputs open.
+    private func timeoutError(after timeout: Duration) -> PipedSessionError {
+        withLock {
+            let outputTail = PrintableBytes.tail("stdout", of: standardOutput)
+            let errorTail = PrintableBytes.tail("stderr", of: standardError)
+            if let status = reapedStatus {
+                return .outputStillOpen(executable: executable, status: status, after: timeout,
+                                        standardOutputTail: outputTail, standardErrorTail: errorTail)
+            }
+            return .timeout(executable: executable, after: timeout, standardOutputTail: outputTail, standardErrorTail: errorTail)
         }
-        if let result {
-            condition.unlock()
-            continuation.resume(returning: result)
-            return
-        }
-        var timer: DispatchSourceTimer?
-        if let timeout {
-            let source = DispatchSource.makeTimerSource(queue: .global())
-            source.setEventHandler { [weak self] in self?.timeoutFired(id, after: timeout) }
-            source.schedule(deadline: .now() + .nanoseconds(Int(clamping: timeout.clampedNanoseconds)), leeway: .milliseconds(1))
-            timer = source
-        }
-        waiters[id] = Waiter(continuation: continuation, timer: timer)
-        condition.unlock()
-        timer?.resume()
-    }
-
-    private func timeoutFired(_ id: UInt64, after timeout: Duration) {
-        condition.lock()
-        guard let waiter = waiters.removeValue(forKey: id) else {
-            condition.unlock()
-            return
-        }
-        let outputTail = PrintableBytes.tail("stdout", of: standardOutput)
-        let errorTail = PrintableBytes.tail("stderr", of: standardError)
-        let error: PipedSessionError = if let status = reapedStatus {
-            .outputStillOpen(executable: executable, status: status, after: timeout,
-                             standardOutputTail: outputTail, standardErrorTail: errorTail)
-        } else {
-            .timeout(executable: executable, after: timeout, standardOutputTail: outputTail, standardErrorTail: errorTail)
-        }
-        condition.unlock()
-        waiter.timer?.cancel()
-        waiter.continuation.resume(throwing: error)
-    }
-
-    private func cancelWaiter(_ id: UInt64) {
-        condition.lock()
-        guard let waiter = waiters.removeValue(forKey: id) else {
-            // Not registered yet (or already resolved): remember, in case it is about to register.
-            if result == nil { cancelledBeforeRegistration.insert(id) }
-            condition.unlock()
-            return
-        }
-        condition.unlock()
-        waiter.timer?.cancel()
-        waiter.continuation.resume(throwing: CancellationError())
     }
 
     // MARK: - Terminate
@@ -326,55 +264,27 @@ final class PipedSessionCore: @unchecked Sendable {
     /// I/O thread, closes the descriptors. Idempotent; blocks until done.
     @discardableResult
     func terminate(grace: Duration) -> ExitStatus {
-        terminateLock.lock()
-        defer { terminateLock.unlock() }
-        if let terminatedStatus { return terminatedStatus }
-
-        let group = -pid
-        if withLock({ reapedStatus == nil }) {
+        terminateOnce.run {
             // The program itself too, in case it left its process group (it is our child and
             // not reaped yet, so its pid cannot name another process).
-            for target in [group, pid] {
-                _ = try? Posix.kill(target, SIGTERM)
-                _ = try? Posix.kill(target, SIGCONT)  // a stopped program must run to die
+            ChildProcess.endProcessGroup(of: pid, signals: [SIGTERM], signalLeaderToo: true, grace: grace) { deadline in
+                condition.wait(until: deadline) { reapedStatus != nil }
             }
-            let deadline = Date(timeIntervalSinceNow: grace.seconds)
-            condition.lock()
-            while reapedStatus == nil {
-                if !condition.wait(until: deadline) { break }
+            // The I/O thread closed the input pipe itself.
+            ChildProcess.stopThreads(
+                condition, reaped: { reapedStatus != nil }, requestStop: {
+                    stopRequested = true
+                    wakeIOLocked()
+                }, finished: { readerFinished && reaperFinished }
+            ) {
+                isClosed = true
+                Posix.closeIgnoringErrors(outputFD)
+                Posix.closeIgnoringErrors(errorFD)
+                loop.close()
             }
-            let exited = reapedStatus != nil
-            condition.unlock()
-            if !exited {
-                _ = try? Posix.kill(group, SIGKILL)
-                _ = try? Posix.kill(pid, SIGKILL)
-            }
+            publishIfComplete(force: true)
+            waiters.close()
+            return withLock { result?.status ?? reapedStatus! }
         }
-        // Whatever is left of the group (background jobs of a shell that exited) goes too, and
-        // terminate returns once those processes are gone (pidfds, event driven).
-        _ = try? Posix.kill(group, SIGKILL)
-        let remaining = Posix.exists(group) ? Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid } : []
-        if !remaining.isEmpty {
-            _ = try? Posix.kill(group, SIGKILL)
-            Posix.waitUntilExited(remaining, timeout: .seconds(2))
-        }
-
-        condition.lock()
-        while reapedStatus == nil { condition.wait() }
-        stopRequested = true
-        wakeIOLocked()
-        while !readerFinished || !reaperFinished { condition.wait() }
-        // Descriptors are closed exactly once, here, after both threads stopped using them
-        // (the I/O thread closed the input pipe itself).
-        isClosed = true
-        Posix.closeIgnoringErrors(outputFD)
-        Posix.closeIgnoringErrors(errorFD)
-        loop.close()
-        condition.unlock()
-
-        publishIfComplete(force: true)
-        let status = withLock { result?.status ?? reapedStatus! }
-        terminatedStatus = status
-        return status
     }
 }

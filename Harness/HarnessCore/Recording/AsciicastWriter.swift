@@ -138,25 +138,15 @@ public enum AsciicastWriter {
 
     /// A JSON string literal.
     static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
+        let escaped = TextEscaping.map(text) { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{8}": out += "\\b"
-            case "\u{C}": out += "\\f"
+            case "\u{8}": "\\b"
+            case "\u{C}": "\\f"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+                TextEscaping.backslashEscape(scalar)
+                    ?? (TextEscaping.isControl(scalar) ? "\\u" + TextEscaping.hex(scalar.value, width: 4) : nil)
             }
         }
-        return out + "\""
+        return "\"" + escaped + "\""
     }
 }

@@ -91,15 +91,7 @@ public final class TerminalSession: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalSession) async throws -> Result
     ) async throws -> Result {
-        let session = try launch(configuration)
-        do {
-            let result = try await body(session)
-            session.terminate()
-            return result
-        } catch {
-            session.terminate()
-            throw error
-        }
+        try await withReleasing(try launch(configuration), release: { $0.terminate() }, body)
     }
 
     // MARK: - State

@@ -138,24 +138,13 @@ public enum ScreenSVG {
     /// `text` safe inside an XML element or attribute: markup characters escaped, characters
     /// XML 1.0 forbids (most control characters) replaced by U+FFFD.
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                let value = scalar.value
-                let allowed = (value >= 0x20 && value < 0x7F) || (value >= 0xA0 && value <= 0xD7FF)
-                    || (value >= 0xE000 && value <= 0xFFFD) || value >= 0x10000
-                out.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
-            }
+        TextEscaping.map(text) { scalar in
+            if let entity = TextEscaping.xmlEntity(scalar, quotes: true) { return entity }
+            let value = scalar.value
+            let allowed = (value >= 0x20 && value < 0x7F) || (value >= 0xA0 && value <= 0xD7FF)
+                || (value >= 0xE000 && value <= 0xFFFD) || value >= 0x10000 || "\t\n\r".unicodeScalars.contains(scalar)
+            return allowed ? nil : "\u{FFFD}"
         }
-        return out
     }
 }
 

@@ -41,27 +41,15 @@ public enum ScreenStyleLayer {
         var parts: [String] = []
         if attributes.foreground != .default { parts.append("fg=" + name(of: attributes.foreground)) }
         if attributes.background != .default { parts.append("bg=" + name(of: attributes.background)) }
-        let flags: [(Bool, String)] = [
-            (attributes.bold, "bold"), (attributes.dim, "dim"), (attributes.italic, "italic"),
-            (attributes.underline, "underline"), (attributes.blink, "blink"), (attributes.inverse, "inverse"),
-            (attributes.hidden, "hidden"), (attributes.strikethrough, "strikethrough"),
-        ]
-        parts += flags.filter(\.0).map(\.1)
+        parts += attributes.setFlagNames
         return parts.isEmpty ? "plain" : parts.joined(separator: " ")
     }
 
     /// A color's name: `default`, a basic color's name, a palette number, or `#rrggbb`.
     public static func name(of color: TerminalColor) -> String {
         switch color {
-        case .default:
-            return "default"
-        case .indexed(let index) where index < 16:
-            let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
-            return index < 8 ? names[Int(index)] : "bright-" + names[Int(index) - 8]
-        case .indexed(let index):
-            return String(index)
-        case let .rgb(r, g, b):
-            return TerminalPalette.hex(r, g, b)
+        case .default, .rgb: color.description
+        case .indexed(let index): color.basicName ?? String(index)
         }
     }
 }

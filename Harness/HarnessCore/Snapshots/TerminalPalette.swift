@@ -49,13 +49,5 @@ public struct TerminalPalette: Sendable, Hashable {
     }
 
     /// `#rrggbb` in lowercase hex.
-    public static func hex(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        var out = "#"
-        for byte in [r, g, b] {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
-        return out
-    }
+    public static func hex(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> String { TerminalColor.hex(r, g, b) }
 }

@@ -172,25 +172,6 @@ extension TerminalSession {
     }
 }
 
-extension SessionCore {
-    /// Registers a wait and suspends until it resolves; cancelling the task resumes it with
-    /// `CancellationError`. A timeout or exit error names `location`, where the wait was written.
-    func wait(description: String, condition: WaitCondition, timeout: Duration, location: SourceCodeLocation) async throws -> WaitOutcome {
-        let id = makeWaiterID()
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    register(id: id, description: description, condition: condition, timeout: timeout, continuation: continuation)
-                }
-            } onCancel: {
-                cancelWaiter(id)
-            }
-        } catch let error as TerminalSessionError {
-            throw error.at(location)
-        }
-    }
-}
-
 /// Remembers which scrolled-off lines a text wait already searched, so each new screen only
 /// costs the lines that scrolled off since the previous one.
 final class ScrolledLineScan: Sendable {

@@ -1,3 +1,5 @@
+import HarnessCore
+
 /// Escaping for XML and HTML output.
 ///
 /// Characters XML 1.0 forbids (C0 controls other than tab, line feed and carriage return, and
@@ -12,29 +14,17 @@ public enum XMLEscaping {
     public static func attribute(_ text: String) -> String { escape(text, attribute: true) }
 
     private static func escape(_ text: String, attribute: Bool) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        TextEscaping.map(text) { scalar in
+            if let entity = TextEscaping.xmlEntity(scalar, quotes: attribute) { return entity }
             switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where attribute: result += "&quot;"
-            case "'" where attribute: result += "&apos;"
-            case "\n" where attribute: result += "&#10;"
-            case "\t" where attribute: result += "&#9;"
-            case "\r": result += "&#13;"
-            case "\n", "\t": result.unicodeScalars.append(scalar)
+            case "\n" where attribute: return "&#10;"
+            case "\t" where attribute: return "&#9;"
+            case "\r": return "&#13;"
+            case "\n", "\t": return nil
             default:
-                if scalar.value < 0x20 {
-                    result.unicodeScalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
-                } else if scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    result += "\u{FFFD}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+                if scalar.value < 0x20 { return String(Unicode.Scalar(0x2400 + scalar.value)!) }
+                return scalar.value == 0xFFFE || scalar.value == 0xFFFF ? "\u{FFFD}" : nil
             }
         }
-        return result
     }
 }

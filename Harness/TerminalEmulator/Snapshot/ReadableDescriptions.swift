@@ -45,18 +45,20 @@ extension CellAttributes: CustomStringConvertible {
     /// The attributes that are set, in SGR's order, then the colors: `bold underline fg=red`;
     /// empty for plain text.
     public var description: String {
-        var parts: [String] = []
-        if bold { parts.append("bold") }
-        if dim { parts.append("dim") }
-        if italic { parts.append("italic") }
-        if underline { parts.append("underline") }
-        if blink { parts.append("blink") }
-        if inverse { parts.append("inverse") }
-        if hidden { parts.append("hidden") }
-        if strikethrough { parts.append("strikethrough") }
+        var parts = setFlagNames
         if foreground != .default { parts.append("fg=\(foreground)") }
         if background != .default { parts.append("bg=\(background)") }
         return parts.joined(separator: " ")
+    }
+
+    /// The names of the flags that are set, in SGR's order: `bold`, `dim`, `italic`,
+    /// `underline`, `blink`, `inverse`, `hidden`, `strikethrough`.
+    package var setFlagNames: [String] {
+        let flags: [(Bool, String)] = [
+            (bold, "bold"), (dim, "dim"), (italic, "italic"), (underline, "underline"), (blink, "blink"),
+            (inverse, "inverse"), (hidden, "hidden"), (strikethrough, "strikethrough"),
+        ]
+        return flags.filter(\.0).map(\.1)
     }
 }
 
@@ -64,18 +66,27 @@ extension TerminalColor: CustomStringConvertible {
     /// `default`, a name for the 16 basic colors (`red`, `bright-blue`), `color(208)`, `#ff8000`.
     public var description: String {
         switch self {
-        case .default:
-            return "default"
-        case .indexed(let index) where index < 16:
-            let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
-            return index < 8 ? names[Int(index)] : "bright-" + names[Int(index) - 8]
-        case .indexed(let index):
-            return "color(\(index))"
-        case .rgb(let red, let green, let blue):
-            return "#" + [red, green, blue].map { byte in
-                let hex = String(byte, radix: 16)
-                return hex.count == 1 ? "0" + hex : hex
-            }.joined()
+        case .default: "default"
+        case .indexed(let index): basicName ?? "color(\(index))"
+        case .rgb(let red, let green, let blue): Self.hex(red, green, blue)
         }
+    }
+
+    /// The name of one of the 16 basic colors (`red`, `bright-blue`); nil for any other color.
+    package var basicName: String? {
+        guard case .indexed(let index) = self, index < 16 else { return nil }
+        let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+        return index < 8 ? names[Int(index)] : "bright-" + names[Int(index) - 8]
+    }
+
+    /// `#rrggbb`, in lowercase hex digits.
+    package static func hex(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        var out = "#"
+        for byte in [red, green, blue] {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xF)])
+        }
+        return out
     }
 }

@@ -17,16 +17,8 @@ public enum RunIndexWriter {
     public static func html(results: [FlowResult], title: String = "Flow run", generatedAt: Date? = nil) -> String {
         let sorted = results.sorted { $0.path < $1.path }
         let summary = FlowRunSummary(sorted)
-        var out = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(text(title)) — \(text(summary.description))</title>
-        <style>\(style)</style>
-        </head>
-        <body>
+        var out = HTMLPageHead.html(title: title, summary: summary.description, style: style)
+        out += """
         <h1>\(text(title))</h1>
         <p class="summary \(summary.succeeded ? "ok" : "bad")">\(text(summary.description))</p>
 

@@ -32,18 +32,7 @@ public enum RunReportPage {
             let left = rank(lhs.element.status), right = rank(rhs.element.status)
             return left != right ? left < right : lhs.element.path < rhs.element.path
         }
-        var out = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(text(report.title)) — \(text(summary.description))</title>
-        <style>\(style)</style>
-        </head>
-        <body>
-
-        """
+        var out = HTMLPageHead.html(title: report.title, summary: summary.description, style: style)
         out += header(report, summary: summary)
         out += "<main>\n"
         out += flowTable(report, ordered: ordered.map(\.offset))

@@ -1,0 +1,56 @@
+/// What the escapers of the harness share (JSON strings in recordings, flow strings, XML in
+/// pictures and reports): the loop over the text's scalars, the backslash escapes of C-like
+/// string literals, the markup characters of XML, and hexadecimal codes. Each escaper says
+/// only what differs in its language.
+package enum TextEscaping {
+    /// `text` with every scalar that `replacement` maps replaced by what it returns; the
+    /// others kept as they are.
+    package static func map(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) {
+                out += replaced
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// `"`, `\`, line feed, carriage return and tab as `\"`, `\\`, `\n`, `\r`, `\t`; nil for
+    /// any other scalar.
+    package static func backslashEscape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        default: nil
+        }
+    }
+
+    /// Whether `scalar` is a C0 control character or DEL.
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F
+    }
+
+    /// `&`, `<` and `>` as entities, and with `quotes` `"` and `'` too; nil for any other scalar.
+    package static func xmlEntity(_ scalar: Unicode.Scalar, quotes: Bool) -> String? {
+        switch scalar {
+        case "&": "&amp;"
+        case "<": "&lt;"
+        case ">": "&gt;"
+        case "\"" where quotes: "&quot;"
+        case "'" where quotes: "&apos;"
+        default: nil
+        }
+    }
+
+    /// `value` in hexadecimal, padded with zeros to `width` digits.
+    package static func hex(_ value: UInt32, width: Int, uppercase: Bool = false) -> String {
+        let digits = String(value, radix: 16, uppercase: uppercase)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}

@@ -1,0 +1,239 @@
+import Dispatch
+import Foundation
+import TerminalEmulator
+import HarnessSystem
+
+/// The session's waits: what satisfies each kind (a screen, a quiet period, the exit, output
+/// after the stream cursor) and what each is told when the program ends or time runs out.
+/// Registration, the timeout timer, cancellation and the exactly-once resumption are the
+/// `WaiterTable`'s (`waiters`).
+extension SessionCore {
+    /// What a pending wait waits for.
+    enum WaitCondition {
+        case screen(@Sendable (ScreenSnapshot) -> Bool)
+        case stable(quietNanoseconds: UInt64, registeredUptime: UInt64)
+        case exit
+        /// Text or a regex in the printed output after the cursor; a match moves the cursor.
+        case output(OutputPattern)
+    }
+
+    /// What a satisfied wait returns.
+    enum WaitOutcome: Sendable {
+        case screen(ScreenSnapshot)
+        case exit(ExitStatus)
+        case output(OutputMatch)
+    }
+
+    /// A wait as the table keeps it: its condition and, for a stability wait, the timer that
+    /// fires when the quiet period may be over (cancelled when the wait leaves the table).
+    struct PendingWait {
+        let condition: WaitCondition
+        var stableTimer: DispatchSourceTimer?
+    }
+
+    typealias Waiter = WaiterTable<PendingWait, WaitOutcome>.Waiter
+
+    /// Registers a wait and suspends until it resolves: when satisfied, on timeout, on exit or
+    /// on cancellation (`CancellationError`). A timeout or exit error names `location`, where
+    /// the wait was written.
+    func wait(description: String, condition: WaitCondition, timeout: Duration, location: SourceCodeLocation) async throws -> WaitOutcome {
+        do {
+            return try await waiters.wait(description: description, timeout: timeout) { registration in
+                admit(registration, condition)
+            }
+        } catch let error as TerminalSessionError {
+            throw error.at(location)
+        }
+    }
+
+    /// Resolves a new wait at once when the program has ended or the output already holds its
+    /// match; otherwise inserts it (with a stability wait's timer) and, for a screen wait,
+    /// checks the current screen.
+    private func admit(_ registration: WaiterTable<PendingWait, WaitOutcome>.Registration, _ waitCondition: WaitCondition) {
+        condition.lock()
+        if let status = exitStatus {
+            let finalScreen = snapshotLocked()
+            let outcome = outcomeAfterExitLocked(waitCondition, description: registration.description, status: status, finalScreen: finalScreen)
+            let output = outputTailLocked()
+            condition.unlock()
+            if case .screen(let predicate) = waitCondition {
+                // The caller's predicate runs outside the lock.
+                registration.resume(with: predicate(finalScreen) ? .success(.screen(finalScreen)) : .failure(
+                    TerminalSessionError.exitedWhileWaiting(
+                        waitingFor: registration.description, status: status, screen: finalScreen.framed(), output: output)))
+            } else {
+                registration.resume(with: outcome!)
+            }
+            return
+        }
+        var pending = PendingWait(condition: waitCondition)
+        var current: ScreenSnapshot?
+        switch waitCondition {
+        case .screen:
+            current = snapshotLocked()
+        case .stable(let quiet, _):
+            let id = registration.id
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.setEventHandler { [weak self] in self?.stableTimerFired(id) }
+            timer.schedule(deadline: .now() + .nanoseconds(Int(clamping: quiet)), leeway: .milliseconds(1))
+            pending.stableTimer = timer
+            timer.resume()
+        case .exit:
+            break
+        case .output(let pattern):
+            if let match = pattern.firstMatch(in: terminal.printedText, after: outputCursor) {
+                outputCursor = match.range.upperBound
+                condition.unlock()
+                registration.resume(returning: .output(match))
+                return
+            }
+        }
+        waiters.insert(registration, pending)
+        condition.unlock()
+
+        if case .screen(let predicate) = waitCondition, let current, predicate(current) {
+            waiters.remove(registration.id)?.resume(returning: .screen(current))
+        }
+    }
+
+    /// What a wait registered after the program ended gets: its outcome if the final output
+    /// holds it, else `exitedWhileWaiting`; nil for a screen wait, whose predicate the caller
+    /// runs outside the lock.
+    private func outcomeAfterExitLocked(
+        _ waitCondition: WaitCondition, description: String, status: ExitStatus, finalScreen: ScreenSnapshot
+    ) -> Result<WaitOutcome, any Error>? {
+        switch waitCondition {
+        case .exit:
+            return .success(.exit(status))
+        case .stable:
+            return .success(.screen(finalScreen))
+        case .screen:
+            return nil
+        case .output(let pattern):
+            if let match = pattern.firstMatch(in: terminal.printedText, after: outputCursor) {
+                outputCursor = match.range.upperBound
+                return .success(.output(match))
+            }
+            return .failure(TerminalSessionError.exitedWhileWaiting(
+                waitingFor: description, status: status, screen: finalScreen.framed(), output: outputTailLocked()))
+        }
+    }
+
+    // MARK: - Satisfying waits
+
+    /// The current screen and the screen waits to evaluate against it (nil when none).
+    func screenPredicatesLocked(
+        _ pending: [(id: UInt64, condition: PendingWait)]
+    ) -> (ScreenSnapshot, [(UInt64, @Sendable (ScreenSnapshot) -> Bool)])? {
+        var predicates: [(UInt64, @Sendable (ScreenSnapshot) -> Bool)] = []
+        for (id, wait) in pending {
+            if case .screen(let predicate) = wait.condition { predicates.append((id, predicate)) }
+        }
+        guard !predicates.isEmpty else { return nil }
+        return (snapshotLocked(), predicates)
+    }
+
+    /// Runs predicates outside the lock (they are the caller's code) and resolves the satisfied.
+    func evaluate(_ pending: (ScreenSnapshot, [(UInt64, @Sendable (ScreenSnapshot) -> Bool)])?) {
+        guard let (screen, predicates) = pending else { return }
+        for (id, predicate) in predicates where predicate(screen) {
+            waiters.remove(id)?.resume(returning: .screen(screen))
+        }
+    }
+
+    /// Matches the pending output waits, oldest first, each after the cursor the previous one
+    /// left, and removes the satisfied ones: the caller resumes them after unlocking.
+    func matchOutputWaitersLocked() -> [(waiter: Waiter, outcome: OutputMatch)] {
+        let printed = terminal.printedText
+        return waiters.removeSatisfied { waiter -> OutputMatch? in
+            guard case .output(let pattern) = waiter.condition.condition,
+                  let match = pattern.firstMatch(in: printed, after: outputCursor) else { return nil }
+            outputCursor = match.range.upperBound
+            return match
+        }
+    }
+
+    /// Output arrived: every stability wait's quiet period starts again.
+    func rearmStableTimersLocked(_ pending: [(id: UInt64, condition: PendingWait)], now: UInt64) {
+        for (_, wait) in pending {
+            if case .stable(let quiet, _) = wait.condition, let timer = wait.stableTimer {
+                timer.schedule(deadline: DispatchTime(uptimeNanoseconds: now + quiet), leeway: .milliseconds(1))
+            }
+        }
+    }
+
+    private func stableTimerFired(_ id: UInt64) {
+        condition.lock()
+        guard let wait = waiters.condition(of: id), case .stable(let quiet, let registered) = wait.condition else {
+            condition.unlock()
+            return
+        }
+        let now = MonotonicClock.nanoseconds()
+        let quietSince = max(lastOutputUptime, registered)
+        if now &- quietSince < quiet {
+            // Output arrived since the timer was armed: wait for the rest of the quiet period.
+            wait.stableTimer?.schedule(deadline: DispatchTime(uptimeNanoseconds: quietSince + quiet), leeway: .milliseconds(1))
+            condition.unlock()
+            return
+        }
+        let screen = snapshotLocked()
+        let waiter = waiters.remove(id)
+        condition.unlock()
+        waiter?.resume(returning: .screen(screen))
+    }
+
+    // MARK: - Ending waits
+
+    /// The program exited and its output was read: removes the waits the final screen and
+    /// output decide, and returns what resumes them (and checks the screen waits' predicates),
+    /// to run after unlocking.
+    func endWaitsLocked(exit status: ExitStatus) -> () -> Void {
+        let finalScreen = snapshotLocked()
+        var resolutions: [(Waiter, Result<WaitOutcome, any Error>)] = []
+        var screenChecks: [(UInt64, @Sendable (ScreenSnapshot) -> Bool)] = []
+        for (waiter, outcome) in waiters.removeSatisfied({ waiter -> WaitOutcome? in
+            switch waiter.condition.condition {
+            case .exit: .exit(status)
+            case .stable: .screen(finalScreen)  // nothing can change the screen any more
+            case .screen, .output: nil
+            }
+        }) {
+            resolutions.append((waiter, .success(outcome)))
+        }
+        for (id, wait) in waiters.conditions() {
+            if case .screen(let predicate) = wait.condition { screenChecks.append((id, predicate)) }
+        }
+        for (waiter, match) in matchOutputWaitersLocked() {
+            resolutions.append((waiter, .success(.output(match))))
+        }
+        let unmatchedOutput = outputTailLocked()
+        let unmatched = waiters.removeAll { if case .output = $0.condition.condition { true } else { false } }
+        for waiter in unmatched {
+            resolutions.append((waiter, .failure(TerminalSessionError.exitedWhileWaiting(
+                waitingFor: waiter.description, status: status, screen: finalScreen.framed(), output: unmatchedOutput))))
+        }
+        return { [self] in
+            for (waiter, result) in resolutions { waiter.resume(with: result) }
+            for (id, predicate) in screenChecks {
+                if predicate(finalScreen) {
+                    waiters.remove(id)?.resume(returning: .screen(finalScreen))
+                } else if let waiter = waiters.remove(id) {
+                    let output = withLock { outputTailLocked() }
+                    waiter.resume(throwing: TerminalSessionError.exitedWhileWaiting(
+                        waitingFor: waiter.description, status: status, screen: finalScreen.framed(), output: output))
+                }
+            }
+        }
+    }
+
+    /// What a wait that timed out is told: what it waited for, the framed screen, the output
+    /// after the stream cursor and the last bytes received.
+    func timeoutError(for waiter: Waiter) -> TerminalSessionError {
+        withLock {
+            .timeout(
+                waitingFor: waiter.description, after: waiter.timeout ?? .zero,
+                screen: snapshotLocked().framed(), lastBytes: PrintableBytes.escape(tail.last(200)),
+                output: outputTailLocked())
+        }
+    }
+}
