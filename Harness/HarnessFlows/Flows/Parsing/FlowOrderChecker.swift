@@ -4,7 +4,9 @@ enum FlowOrderChecker {
     /// Commands that configure the launch.
     static let setupKeywords: Set<String> = ["app", "env", "size", "clock", "stub", "seed", "stdin"]
     /// Commands that need the program running (allowed after `launch`, before `exit`/`kill`).
-    static let needsRunningApp: Set<String> = ["type", "press", "paste", "resize", "wait-stable", "spy", "exit", "kill"]
+    static let needsRunningApp: Set<String> = [
+        "type", "press", "paste", "resize", "click", "double-click", "drag", "scroll", "wait-stable", "spy", "exit", "kill",
+    ]
     /// Commands that read what the run produced (allowed after `launch`, even after `exit`/`kill`).
     static let afterLaunchOnly: Set<String> = [
         "expect", "expect-not", "expect-output", "expect-output-not", "snapshot", "snapshot-transcript", "event", "file",
@@ -12,7 +14,7 @@ enum FlowOrderChecker {
     ]
     /// Commands that need the program's terminal: errors in a flow that launches with pipes.
     static let terminalOnly: Set<String> = [
-        "size", "type", "press", "paste", "resize", "expect", "expect-not", "expect-output", "expect-output-not",
+        "size", "type", "press", "paste", "resize", "click", "double-click", "drag", "scroll", "expect", "expect-not", "expect-output", "expect-output-not",
         "wait-stable", "snapshot", "snapshot-transcript", "spy", "event",
     ]
     /// Commands of pipes runs: errors in a flow that launches in a terminal.
