@@ -40,4 +40,38 @@ struct MouseDialogTests {
         #expect(output.hasSuffix("carrot"))
         #expect(!output.hasSuffix("bean"))
     }
+
+    static func menuLaunch() -> AppLaunch {
+        var launch = AppLaunch(executable: "dialog", arguments: [
+            "--stdout", "--menu", "Pick a vegetable", "12", "40", "3",
+            "apple", "A fruit", "bean", "A legume", "carrot", "A root",
+        ])
+        launch.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8"]
+        launch.size = TerminalSize(cols: 60, rows: 16)
+        launch.defaultTimeout = .seconds(20)
+        return launch
+    }
+
+    /// The same through `TerminalApp`'s forwarding methods.
+    @Test func terminalAppClicksTheMenu() async throws {
+        try await TerminalApp.with(Self.menuLaunch()) { app in
+            try await app.waitFor(text: "carrot")
+            try app.click(row: 6, col: 21)   // the first cell of "carrot"
+            try app.press(.enter)
+            #expect(try await app.waitForExit() == .exited(0))
+            #expect(app.outputAfterCursor.hasSuffix("carrot"))
+        }
+    }
+
+    /// The same as step actions.
+    @Test func stepActionsClickTheMenu() async throws {
+        try await TerminalApp.with(Self.menuLaunch()) { app in
+            try await app.run(
+                AppStep.expect(.text("carrot")),
+                AppStep(.click(.text("bean"))),
+                AppStep(.press(.enter), expect: .exit(.exited(0)))
+            )
+            #expect(app.outputAfterCursor.hasSuffix("bean"))
+        }
+    }
 }
