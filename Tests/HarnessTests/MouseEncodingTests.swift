@@ -70,7 +70,7 @@ import TerminalEmulator
 
     @Test(arguments: [
         (MouseEncoding.legacy, at(0, 223)), (.legacy, at(223, 0)), (.utf8, at(0, 2015)), (.utf8, at(2015, 2015)),
-        (.sgr, at(-1, 0)), (.legacy, at(0, -1)),
+        (.sgr, at(-1, 0)), (.legacy, at(0, -1)), (.sgr, at(0, Int.max)), (.urxvt, at(Int.max, Int.min)),
     ])
     func cellsPastTheEncodingsLimitAreNotSent(encoding: MouseEncoding, position: ScreenPosition) {
         #expect(throws: MouseError.unencodable(position: position, encoding: encoding, limit: encoding.coordinateLimit)) {

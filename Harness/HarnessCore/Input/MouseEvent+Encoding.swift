@@ -21,11 +21,13 @@ extension MouseEvent {
     public func encoded(tracking: MouseTracking, encoding: MouseEncoding) throws(MouseError) -> [UInt8]? {
         guard tracking != .off else { throw .reportingOff(gesture: "send \(self)", screen: "") }
         guard let code = buttonCode(tracking: tracking, encoding: encoding) else { return nil }
+        // 1-based in the report; checked before adding, so no position can overflow.
+        let limit = encoding.coordinateLimit
+        guard (0..<limit).contains(position.col), (0..<limit).contains(position.row) else {
+            throw .unencodable(position: position, encoding: encoding, limit: limit)
+        }
         let column = position.col + 1
         let row = position.row + 1
-        guard column >= 1, row >= 1 else {
-            throw .unencodable(position: position, encoding: encoding, limit: encoding.coordinateLimit)
-        }
         let csi: [UInt8] = [0x1b, UInt8(ascii: "[")]
         switch encoding {
         case .sgr:
@@ -34,12 +36,8 @@ extension MouseEvent {
         case .urxvt:
             return csi + Array("\(32 + code);\(column);\(row)M".utf8)
         case .legacy:
-            let limit = encoding.coordinateLimit
-            guard column <= limit, row <= limit else { throw .unencodable(position: position, encoding: encoding, limit: limit) }
             return csi + [UInt8(ascii: "M"), UInt8(32 + code), UInt8(32 + column), UInt8(32 + row)]
         case .utf8:
-            let limit = encoding.coordinateLimit
-            guard column <= limit, row <= limit else { throw .unencodable(position: position, encoding: encoding, limit: limit) }
             return csi + [UInt8(ascii: "M")] + Self.utf8(32 + code) + Self.utf8(32 + column) + Self.utf8(32 + row)
         }
     }
