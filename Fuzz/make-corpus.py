@@ -142,6 +142,12 @@ type "hello \\"world\\"\\n"
 press enter ctrl-c up down left right tab shift-tab esc backspace f1 pgup pgdn home end
 paste "pasted"
 resize 80x24
+click "OK"
+click 3,10
+double-click 0,0
+drag 1,0 to 1,20
+scroll down 3 at "Log"
+scroll up at 2,2
 expect "Todos" within 3s
 expect /^ \\[.\\] a$/
 expect-not "Error"

@@ -55,6 +55,10 @@ extension TerminalApp {
         case .press(let keys): try session.press(keys)
         case .paste(let text): try session.paste(text)
         case .resize(let cols, let rows): try session.resize(cols: cols, rows: rows)
+        case .click(let target): try session.click(target)
+        case .doubleClick(let target): try session.doubleClick(target)
+        case .drag(let from, let to): try session.drag(from: from, to: to)
+        case .scroll(let direction, let count, let target): try session.scroll(direction, count: count, at: target)
         case .call(let name, let json): _ = try await bridge.callRaw(name, params: try RawJSON(validating: Data(json.utf8)))
         case .perform(_, let body): try await body(self)
         }

@@ -15,12 +15,16 @@ public struct TerminalModes: Sendable, Equatable {
     public var alternateScreen: Bool
     /// DECKPAM (`ESC =`) / DECKPNM (`ESC >`): the keypad sends application sequences.
     public var applicationKeypad: Bool
+    /// The mouse events the program asked for (DECSET 9, 1000, 1002, 1003; off by default).
+    public var mouseTracking: MouseTracking
+    /// How mouse events are encoded (DECSET 1005, 1006, 1015; legacy bytes by default).
+    public var mouseEncoding: MouseEncoding
 
     /// The modes of a freshly reset terminal.
     public init(
         applicationCursorKeys: Bool = false, bracketedPaste: Bool = false, cursorVisible: Bool = true,
         autowrap: Bool = true, originMode: Bool = false, alternateScreen: Bool = false,
-        applicationKeypad: Bool = false
+        applicationKeypad: Bool = false, mouseTracking: MouseTracking = .off, mouseEncoding: MouseEncoding = .legacy
     ) {
         self.applicationCursorKeys = applicationCursorKeys
         self.bracketedPaste = bracketedPaste
@@ -29,5 +33,7 @@ public struct TerminalModes: Sendable, Equatable {
         self.originMode = originMode
         self.alternateScreen = alternateScreen
         self.applicationKeypad = applicationKeypad
+        self.mouseTracking = mouseTracking
+        self.mouseEncoding = mouseEncoding
     }
 }

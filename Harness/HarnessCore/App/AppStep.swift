@@ -54,6 +54,14 @@ public enum AppAction: Sendable, CustomStringConvertible {
     case paste(String)
     /// Resizes the terminal.
     case resize(cols: Int, rows: Int)
+    /// Clicks the target with the left button (fails when the app did not enable the mouse).
+    case click(MouseTarget)
+    /// Double-clicks the target with the left button.
+    case doubleClick(MouseTarget)
+    /// Drags with the left button from one target to another.
+    case drag(from: MouseTarget, to: MouseTarget)
+    /// Turns the wheel over the target.
+    case scroll(ScrollDirection, count: Int, at: MouseTarget)
     /// Calls a bridge handler with JSON parameters (`"null"` for none).
     case call(String, json: String)
     /// Anything else (a stub change, a file write), described for failure messages.
@@ -68,6 +76,10 @@ public enum AppAction: Sendable, CustomStringConvertible {
         case .press(let keys): "press \(keys.map { "\($0)" }.joined(separator: " "))"
         case .paste(let text): "paste \(text.debugDescription)"
         case .resize(let cols, let rows): "resize to \(cols)x\(rows)"
+        case .click(let target): "click \(target)"
+        case .doubleClick(let target): "double-click \(target)"
+        case .drag(let from, let to): "drag from \(from) to \(to)"
+        case .scroll(let direction, let count, let target): "scroll \(direction) \(count) at \(target)"
         case .call(let name, let json): "call \(name)(\(json))"
         case .perform(let description, _): description
         }

@@ -31,6 +31,44 @@ extension TerminalApp {
     /// Resizes the terminal; the app gets SIGWINCH.
     public func resize(cols: Int, rows: Int) throws { try session.resize(cols: cols, rows: rows) }
 
+    // MARK: - Mouse (cells 0-based; see TerminalSession+Mouse)
+
+    /// Clicks the target (``TerminalSession/click(_:button:modifiers:)``); throws when the app
+    /// did not enable mouse reporting.
+    public func click(_ target: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = []) throws {
+        try session.click(target, button: button, modifiers: modifiers)
+    }
+
+    /// Clicks the first cell of the first occurrence of `text` (``TerminalSession/click(text:button:modifiers:)``).
+    public func click(text: String, button: MouseButton = .left, modifiers: MouseModifiers = []) throws {
+        try session.click(text: text, button: button, modifiers: modifiers)
+    }
+
+    /// Clicks a 0-based cell (``TerminalSession/click(row:col:button:modifiers:)``).
+    public func click(row: Int, col: Int, button: MouseButton = .left, modifiers: MouseModifiers = []) throws {
+        try session.click(row: row, col: col, button: button, modifiers: modifiers)
+    }
+
+    /// Double-clicks the target (``TerminalSession/doubleClick(_:button:modifiers:)``).
+    public func doubleClick(_ target: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = []) throws {
+        try session.doubleClick(target, button: button, modifiers: modifiers)
+    }
+
+    /// Double-clicks the first cell of the first occurrence of `text`.
+    public func doubleClick(text: String, button: MouseButton = .left, modifiers: MouseModifiers = []) throws {
+        try session.doubleClick(text: text, button: button, modifiers: modifiers)
+    }
+
+    /// Drags from one target to another (``TerminalSession/drag(from:to:button:modifiers:)``).
+    public func drag(from: MouseTarget, to: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = []) throws {
+        try session.drag(from: from, to: to, button: button, modifiers: modifiers)
+    }
+
+    /// Turns the wheel over the target (``TerminalSession/scroll(_:count:at:modifiers:)``).
+    public func scroll(_ direction: ScrollDirection, count: Int = 1, at target: MouseTarget, modifiers: MouseModifiers = []) throws {
+        try session.scroll(direction, count: count, at: target, modifiers: modifiers)
+    }
+
     // MARK: - The screen and the output
 
     /// The screen now.

@@ -122,6 +122,8 @@ final class SessionCore: @unchecked Sendable {
         return screen
     }
     var modes: TerminalModes { withLock { terminal.modes } }
+    /// The modes and the screen at the same moment (a mouse gesture reads both).
+    var modesAndScreen: (TerminalModes, ScreenSnapshot) { withLock { (terminal.modes, snapshotLocked()) } }
     var recording: TerminalRecording { withLock { recordingStorage } }
     var recentOutput: [UInt8] { withLock { tail.last(tail.capacity) } }
     var printedText: PrintedText { withLock { terminal.printedText } }

@@ -154,10 +154,32 @@ extension TerminalDispatcher {
             else { screen.leaveAlternateScreen(clear: false, restoreCursor: true) }
         case 66: screen.modes.applicationKeypad = on
         case 2004: screen.modes.bracketedPaste = on
-        case 3, 4, 5, 8, 9, 12, 40, 45, 67, 69, 95, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1015, 1016,
+        case 9: setMouseTracking(.x10, on)
+        case 1000: setMouseTracking(.normal, on)
+        case 1002: setMouseTracking(.buttonEvent, on)
+        case 1003: setMouseTracking(.anyEvent, on)
+        case 1005: setMouseEncoding(.utf8, on)
+        case 1006: setMouseEncoding(.sgr, on)
+        case 1015: setMouseEncoding(.urxvt, on)
+        case 3, 4, 5, 8, 12, 40, 45, 67, 69, 95, 1001, 1004, 1007, 1016,
              1034, 1035, 1036, 1037, 1039, 1042, 1043, 1070, 2026, 2027, 2031, 7727:
             break // columns, smooth scroll, reverse video, blink, mouse, focus, meta key, sync output...
         default: unhandledSequenceCount += 1
+        }
+    }
+
+    /// xterm: setting a tracking mode replaces the current one; resetting any of them turns
+    /// reporting off (whichever mode was on).
+    private mutating func setMouseTracking(_ tracking: MouseTracking, _ on: Bool) {
+        screen.modes.mouseTracking = on ? tracking : .off
+    }
+
+    /// xterm: the encodings exclude each other; a reset only undoes the active one.
+    private mutating func setMouseEncoding(_ encoding: MouseEncoding, _ on: Bool) {
+        if on {
+            screen.modes.mouseEncoding = encoding
+        } else if screen.modes.mouseEncoding == encoding {
+            screen.modes.mouseEncoding = .legacy
         }
     }
 }

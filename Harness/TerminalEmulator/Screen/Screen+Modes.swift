@@ -36,6 +36,7 @@ extension Screen {
     }
 
     /// DECSTR: modes, pen, region, charsets and saved cursor reset; content and cursor kept.
+    /// The mouse modes are kept, as in xterm (only RIS turns mouse reporting off).
     mutating func softReset() {
         modes.cursorVisible = true
         modes.originMode = false

@@ -120,6 +120,14 @@ final class FlowRun {
             try input { try $0.paste(text) }
         case .resize(let size):
             try input { try $0.resize(cols: size.cols, rows: size.rows) }
+        case .click(let target):
+            try input { try $0.click(target) }
+        case .doubleClick(let target):
+            try input { try $0.doubleClick(target) }
+        case .drag(let from, let to):
+            try input { try $0.drag(from: from, to: to) }
+        case .scroll(let direction, let count, let target):
+            try input { try $0.scroll(direction, count: count, at: target) }
         case .expect(let pattern, let within, let area, let style):
             try await expect(pattern, within: within ?? timeout, area: area, style: style)
         case .expectNot(let pattern):
@@ -176,6 +184,9 @@ final class FlowRun {
         } catch {
             if let status = session.exitStatus {
                 throw FlowStepFailure("the program already \(status)")
+            }
+            if let mouse = error as? MouseError {
+                throw FlowStepFailure(mouse.summary)  // the failure shows the screen itself
             }
             throw FlowStepFailure("\(error)")
         }

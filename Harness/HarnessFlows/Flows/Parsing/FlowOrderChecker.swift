@@ -5,7 +5,8 @@ enum FlowOrderChecker {
     static let setupKeywords: Set<String> = ["app", "env", "size", "clock", "stub", "seed", "stdin", "set", "carrier"]
     /// Commands that need the program running (allowed after `launch`, before `exit`/`kill`).
     static let needsRunningApp: Set<String> = [
-        "type", "press", "paste", "resize", "wait-stable", "spy", "exit", "kill", "call", "probe",
+        "type", "press", "paste", "resize", "click", "double-click", "drag", "scroll", "wait-stable", "spy", "exit", "kill",
+        "call", "probe",
     ]
     /// Commands that read what the run produced (allowed after `launch`, even after `exit`/`kill`).
     static let afterLaunchOnly: Set<String> = [
@@ -14,8 +15,8 @@ enum FlowOrderChecker {
     ]
     /// Commands that need the program's terminal: errors in a flow that launches with pipes.
     static let terminalOnly: Set<String> = [
-        "size", "type", "press", "paste", "resize", "expect", "expect-not", "expect-output", "expect-output-not",
-        "wait-stable", "snapshot", "snapshot-transcript", "spy", "event", "call", "probe",
+        "size", "type", "press", "paste", "resize", "click", "double-click", "drag", "scroll", "expect", "expect-not",
+        "expect-output", "expect-output-not", "wait-stable", "snapshot", "snapshot-transcript", "spy", "event", "call", "probe",
     ]
     /// Commands of pipes runs: errors in a flow that launches in a terminal.
     static let pipesOnly: Set<String> = ["stdin", "stdout", "stderr"]

@@ -17,6 +17,7 @@ public enum FlowParser {
     /// Every command keyword.
     public static let commandNames = [
         "app", "env", "size", "clock", "timeout", "stub", "seed", "launch", "type", "press", "paste", "resize",
+        "click", "double-click", "drag", "scroll",
         "expect", "expect-not", "expect-output", "expect-output-not", "wait-stable", "snapshot", "snapshot-transcript",
         "spy", "event", "file", "requests", "exit", "kill",
         // The bridge's calls and the launch options
@@ -205,6 +206,16 @@ private struct LineParser {
             }
             guard !keys.isEmpty else { throw missing("one or more keys") }
             return .press(keys)
+        case "click":
+            return .click(try mouseTarget())
+        case "double-click":
+            return .doubleClick(try mouseTarget())
+        case "drag":
+            let from = try mouseTarget()
+            try word("to")
+            return .drag(from: from, to: try mouseTarget())
+        case "scroll":
+            return try parseScroll()
         case "expect":
             return try parseExpect()
         case "expect-output":
@@ -580,6 +591,54 @@ private struct LineParser {
             throw scanner.error(.invalidArea(argument.text, reason: "an anchor is non-empty text on one row"), column: argument.column)
         }
         return argument.text
+    }
+
+    // MARK: - Mouse
+
+    /// The largest row or column a mouse command accepts (sizes reach 4096).
+    static let largestCell = 4095
+
+    /// `scroll up|down [N] at TARGET`.
+    private mutating func parseScroll() throws(FlowParseError) -> FlowCommand {
+        let way = try argument("\"up\" or \"down\"")
+        guard !way.quoted, let direction = ScrollDirection(rawValue: way.text) else {
+            throw scanner.error(.unexpectedArgument(way.text, expected: "\"up\" or \"down\""), column: way.column)
+        }
+        var count = 1
+        let next = try argument("\"at\" and where to scroll, or a count")
+        if next.quoted || next.text != "at" {
+            guard !next.quoted, next.text.allSatisfy(\.isASCIIDigit), next.text.count <= 4, let value = Int(next.text), value >= 1 else {
+                throw scanner.error(.invalidNumber(next.text, expected: "a count of wheel notches 1...9999, or \"at\""),
+                                    column: next.column)
+            }
+            count = value
+            try word("at")
+        }
+        return .scroll(direction, count: count, at: try mouseTarget())
+    }
+
+    /// `"text"` (quoted, not empty) or `ROW,COL` (0-based, as on the screen).
+    private mutating func mouseTarget() throws(FlowParseError) -> MouseTarget {
+        let expected = "\"text\" (quoted) or a 0-based cell ROW,COL such as 3,10"
+        let target = try argument(expected)
+        if target.quoted {
+            guard !target.text.isEmpty else {
+                throw scanner.error(.unexpectedArgument("\"\"", expected: "non-empty text"), column: target.column)
+            }
+            return .text(target.text)
+        }
+        let parts = target.text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+              parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCIIDigit) }),
+              let row = Int(parts[0]), let col = Int(parts[1])
+        else {
+            throw scanner.error(.unexpectedArgument(target.text, expected: expected), column: target.column)
+        }
+        guard row <= Self.largestCell, col <= Self.largestCell else {
+            throw scanner.error(.invalidNumber(target.text, expected: "a row and a column 0...\(Self.largestCell)"),
+                                column: target.column)
+        }
+        return .cell(row: row, col: col)
     }
 
     // MARK: - Runs without a terminal (pipes)

@@ -32,6 +32,14 @@ extension FlowCommand {
             return "paste \(FlowStringLiteral.quote(text))"
         case .resize(let size):
             return "resize \(size)"
+        case .click(let target):
+            return "click \(Self.target(target))"
+        case .doubleClick(let target):
+            return "double-click \(Self.target(target))"
+        case .drag(let from, let to):
+            return "drag \(Self.target(from)) to \(Self.target(to))"
+        case .scroll(let direction, let count, let target):
+            return "scroll \(direction)" + (count == 1 ? "" : " \(count)") + " at \(Self.target(target))"
         case .expect(let pattern, let within, let area, let style):
             return "expect \(pattern)" + (area.map { " in \(Self.areaText($0))" } ?? "")
                 + (style.map { " style \($0)" } ?? "")
@@ -109,6 +117,14 @@ extension FlowCommand {
         let plain = !text.isEmpty && !text.hasPrefix("#")
             && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "\\" }
         return plain ? text : FlowStringLiteral.quote(text)
+    }
+
+    /// A mouse target as the mouse commands read it: `"text"` (always quoted) or `ROW,COL`.
+    static func target(_ target: MouseTarget) -> String {
+        switch target {
+        case .text(let text): return FlowStringLiteral.quote(text)
+        case .cell(let row, let col): return "\(row),\(col)"
+        }
     }
 
     /// A list element (`sequence`): a bare word without commas, else a quoted string.

@@ -32,6 +32,16 @@ public enum FlowCommand: Sendable, Equatable {
     case paste(String)
     /// `resize COLSxROWS`: the terminal resized (the program gets SIGWINCH).
     case resize(TerminalSize)
+    /// `click "text" | ROW,COL`: a left click (press and release) on the first cell of the
+    /// text's first occurrence, or on a 0-based cell.
+    case click(MouseTarget)
+    /// `double-click "text" | ROW,COL`: two left clicks there.
+    case doubleClick(MouseTarget)
+    /// `drag ROW,COL to ROW,COL`: the left button pressed on the first target, moved to the
+    /// second with it held, and released there.
+    case drag(from: MouseTarget, to: MouseTarget)
+    /// `scroll up|down [N] at "text" | ROW,COL`: N notches of the wheel (default 1).
+    case scroll(ScrollDirection, count: Int, at: MouseTarget)
     /// `expect "text" | /regex/ [in AREA] [style ATTRIBUTES...] [within DURATION]`: wait until
     /// the screen shows it (inside the area, with the style in every cell, when given).
     case expect(FlowTextPattern, within: Duration?, area: ScreenArea? = nil, style: TextStyle? = nil)
@@ -108,6 +118,10 @@ public enum FlowCommand: Sendable, Equatable {
         case .press: "press"
         case .paste: "paste"
         case .resize: "resize"
+        case .click: "click"
+        case .doubleClick: "double-click"
+        case .drag: "drag"
+        case .scroll: "scroll"
         case .expect: "expect"
         case .expectNot: "expect-not"
         case .expectOutput: "expect-output"
