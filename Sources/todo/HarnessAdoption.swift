@@ -24,7 +24,9 @@ enum HarnessAdoption {
         }
         app.onTransition = { state in host.publish("state", state.statusName) }
         host.publish("state", app.currentState().statusName)
-        host.ready()
+        // Ready only once the terminal is raw and the first screen drawn: the switch to raw
+        // mode (TCSAFLUSH) discards input typed before it, so a test's first key could be lost.
+        app.onReady = { host.ready() }
     }
 }
 

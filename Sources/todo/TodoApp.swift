@@ -21,6 +21,9 @@ final class TodoApp: @unchecked Sendable {
 
     /// Called on the app's queue after every message, with the new state (for the harness bridge).
     var onTransition: (@Sendable (TodoListState) -> Void)?
+    /// Called once the terminal is in raw mode and the first screen is drawn: from then on a
+    /// key typed is read, not flushed by the switch to raw mode (the harness's `ready`).
+    var onReady: (() -> Void)?
     /// Called instead of the store to save (lets the bridge spy on saves); defaults to the store.
     var save: (@Sendable ([Todo]) throws -> Void)?
 
@@ -47,6 +50,7 @@ final class TodoApp: @unchecked Sendable {
             installSources()
             resize()
             draw()
+            onReady?()
         }
         dispatchMain()
     }
