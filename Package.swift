@@ -111,7 +111,9 @@ let package = Package(
         .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessCore", "HarnessHost", "HarnessWire", "bridge-fixture-app"]),
         .testTarget(
             name: "TodoAcceptanceTests",
-            dependencies: ["Harness", "Stubs", "TodoCore", "todo"],
+            // HarnessHost, TerminalEmulator and TestSupport for the docs' examples
+            // (ReadmeExamplesTests, DocsExamplesTests); `harness` runs the README's flow.
+            dependencies: ["Harness", "HarnessHost", "Stubs", "TerminalEmulator", "TestSupport", "TodoCore", "todo", "harness"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness", "HarnessSystem", "TestSupport"], exclude: ["Fixtures"]),
