@@ -50,6 +50,15 @@ extension Posix {
 
     // MARK: - The descriptor table
 
+    /// The name of a directory entry from `readdir`, read in place up to its NUL: a record can
+    /// end before the 256 bytes `d_name` is declared with, so copying the field (as
+    /// `entry.pointee.d_name` does) reads past the directory buffer.
+    static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+        String(cString: (UnsafeRawPointer(entry) + directoryNameOffset).assumingMemoryBound(to: CChar.self))
+    }
+
+    private static let directoryNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+
     /// The process's open descriptor numbers (from `/proc/self/fd` or `/dev/fd`).
     package static func openDescriptors() -> [Int32] {
         let directory = opendir("/proc/self/fd") ?? opendir("/dev/fd")
@@ -58,9 +67,7 @@ extension Posix {
         let own = dirfd(directory)
         var result: [Int32] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let name = entryName(entry)
             if let fd = Int32(name), fd != own { result.append(fd) }
         }
         return result.sorted()

@@ -177,9 +177,7 @@ extension Posix {
         defer { closedir(directory) }
         var members: [Int32] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let name = entryName(entry)
             guard let pid = Int32(name), let stat = readSmallFile("/proc/\(name)/stat") else { continue }
             // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
             guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
