@@ -77,6 +77,22 @@ struct ReadmeExamplesTests {
         #expect(reply.before.contains("ZeroDivisionError"))
     }
 
+    /// The mouse example, on `dialog --menu` (ncurses with mouse reporting on).
+    @Test(.enabled(if: isInstalled("dialog"))) func dialogIsClickedWithTheMouse() async throws {
+        let session = try TerminalSession.launch(.init(
+            executable: "dialog",
+            arguments: ["--stdout", "--menu", "Pick a vegetable", "12", "40", "3",
+                        "apple", "A fruit", "bean", "A legume", "carrot", "A root"],
+            environment: testEnvironment, size: TerminalSize(cols: 60, rows: 16)))
+        defer { session.terminate() }
+
+        try await session.waitFor(text: "carrot")               // dialog --menu is drawn
+        try session.click(text: "bean")                          // or click(row: 5, col: 21)
+        try session.press(.enter)
+        #expect(try await session.waitForExit() == .exited(0))
+        #expect(session.outputAfterCursor.hasSuffix("bean"))    // dialog --stdout prints the tag
+    }
+
     @Test func sortRunsWithPipes() async throws {
         let launch = AppLaunch(executable: "sort")       // no protocol flags unless the test sets some
         let app = try PipedApp.launch(launch, standardInput: .text("b\na\n"))
