@@ -142,24 +142,26 @@ extension Posix {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
-            return try withNumericAddress(&address, AF_INET, host: host, at: \.sin_addr, body)
+            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw invalidHost(host) }
+            return withGenericAddress(&address, body)
         case .ipv6:
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian
-            return try withNumericAddress(&address, AF_INET6, host: host, at: \.sin6_addr, body)
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw invalidHost(host) }
+            return withGenericAddress(&address, body)
         }
     }
 
-    /// Parses the numeric `host` into `address`'s `field` and runs `body` with the address.
-    private static func withNumericAddress<Address, Field, Result>(
-        _ address: inout Address, _ family: Int32, host: String, at field: WritableKeyPath<Address, Field>,
-        _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
-    ) throws(SystemError) -> Result {
-        guard inet_pton(family, host, &address[keyPath: field]) == 1 else {
-            throw SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
-        }
-        return withUnsafePointer(to: &address) {
+    private static func invalidHost(_ host: String) -> SystemError {
+        SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
+    }
+
+    /// Runs `body` with `address` (a `sockaddr_in` or `sockaddr_in6`) seen as a `sockaddr`.
+    private static func withGenericAddress<Address, Result>(
+        _ address: inout Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+    ) -> Result {
+        withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<Address>.size)) }
         }
     }
