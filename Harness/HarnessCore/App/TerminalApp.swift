@@ -187,7 +187,6 @@ public final class TerminalApp: Sendable {
         sandbox.close(failed: failed)
     }
 
-    /// The app's exit status (if it ended) and its screen, for error messages.
     /// Why an app may never say ready, and what to change: said whenever it does not.
     static func launchProtocolHint(_ carrier: LaunchCarrier) -> String {
         let carried = carrier == .arguments
@@ -201,6 +200,7 @@ public final class TerminalApp: Sendable {
             """
     }
 
+    /// The app's exit status (if it ended) and its screen, for error messages.
     static func diagnostics(of session: TerminalSession) -> String {
         let status = session.exitStatus.map { "the app \($0)" } ?? "the app is still running"
         return "\(status); its screen:\n\(session.screen.framed())"
