@@ -168,7 +168,10 @@ import TestSupport
     }
 
     @Test func stopClosesHangingConnectionsAndFreesThePort() async throws {
-        let server = try StubServer()
+        // A port below the kernel's ephemeral range (32768 and up here): the parallel tests'
+        // own client connections take their local ports from that range, so none of them can
+        // hold this one when it is bound again below.
+        let server = try Self.serverBelowTheEphemeralPorts()
         server.stub(.any, .hang)
         let request = RequestOnOwnThread(server.url("/todos"))
         _ = try await server.waitForRequest()
@@ -180,6 +183,15 @@ import TestSupport
         let again = try StubServer(port: server.port)
         #expect(again.port == server.port)
         again.stop()
+    }
+
+    /// A stub server on a free port between 20000 and 29999.
+    static func serverBelowTheEphemeralPorts() throws -> StubServer {
+        var lastError: (any Error)?
+        for port in (20000..<30000).shuffled().prefix(50) {
+            do { return try StubServer(port: UInt16(port)) } catch { lastError = error }
+        }
+        throw lastError!
     }
 
     @Test(arguments: [StubBehaviour.closeConnection, .reset, .garbage])
