@@ -74,9 +74,8 @@ extension TerminalColor: CustomStringConvertible {
 
     /// The name of one of the 16 basic colors (`red`, `bright-blue`); nil for any other color.
     package var basicName: String? {
-        guard case .indexed(let index) = self, index < 16 else { return nil }
-        let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
-        return index < 8 ? names[Int(index)] : "bright-" + names[Int(index) - 8]
+        guard case .indexed(let index) = self, let basic = BasicColor(rawValue: index) else { return nil }
+        return basic.name
     }
 
     /// `#rrggbb`, in lowercase hex digits.

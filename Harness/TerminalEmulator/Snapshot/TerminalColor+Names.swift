@@ -58,13 +58,7 @@ extension TerminalColor {
         case .indexed(let index):
             return String(index)
         case let .rgb(red, green, blue):
-            let digits = Array("0123456789abcdef")
-            var text = "#"
-            for byte in [red, green, blue] {
-                text.append(digits[Int(byte >> 4)])
-                text.append(digits[Int(byte & 0xF)])
-            }
-            return text
+            return Self.hex(red, green, blue)
         }
     }
 
