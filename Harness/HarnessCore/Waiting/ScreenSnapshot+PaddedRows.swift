@@ -3,13 +3,10 @@ import TerminalEmulator
 extension ScreenSnapshot {
     /// Row `row` with trailing blanks kept (wide characters once), so text ending in spaces,
     /// such as a `"$ "` prompt, can be found.
-    func paddedLine(_ row: Int) -> String {
-        var text = ""
-        for cell in cells[row] where cell.width != 0 {
-            text += cell.character.isEmpty ? " " : cell.character
-        }
-        return text
-    }
+    /// Reads the compact storage of that one row: building `cells` here made every search
+    /// quadratic in the number of rows, enough to keep the cooperative pool busy for seconds
+    /// on a loaded machine.
+    func paddedLine(_ row: Int) -> String { rowText(row, from: 0, to: cols) }
 
     /// Whether `text` appears on one row (trailing blanks included), or, when it holds line
     /// breaks, in the screen's text.

@@ -113,7 +113,7 @@ public struct ScreenSnapshot: Sendable, Equatable {
     /// The cell at a position; a blank cell when out of range.
     public func cell(row: Int, col: Int) -> Cell {
         guard row >= 0, row < rows, col >= 0, col < cols else { return .blank }
-        if let given { return given[row][col] }
+        if let given { return row < given.count && col < given[row].count ? given[row][col] : .blank }
         let cell = stored[row * cols + col]
         if cell.isContinuation { return Cell(character: "", width: 0, attributes: cell.attributes) }
         return Cell(character: text(of: cell.content), width: cell.isWide ? 2 : 1, attributes: cell.attributes)
@@ -207,11 +207,15 @@ public struct ScreenSnapshot: Sendable, Equatable {
         return 1
     }
 
-    /// Untrimmed text of cells `from..<to` of a row (right halves of wide characters skipped).
-    func rowText(_ row: Int, from: Int, to: Int) -> String {
-        if given != nil {
+    /// Untrimmed text of cells `from..<to` of a row (right halves of wide characters skipped,
+    /// a blank as " ", also a given cell whose character is "").
+    package func rowText(_ row: Int, from: Int, to: Int) -> String {
+        if let given {
             var text = ""
-            for col in from..<to where cell(row: row, col: col).width != 0 { text += cell(row: row, col: col).character }
+            for col in from..<to {
+                let cell = row < given.count && col < given[row].count ? given[row][col] : .blank
+                if cell.width != 0 { text += cell.character.isEmpty ? " " : cell.character }
+            }
             return text
         }
         var text = String.UnicodeScalarView()
