@@ -7,31 +7,35 @@ import Stubs
 import Testing
 import TodoCore
 
+/// Every test runs through both HTTP stacks: the app's own client (what the app uses for
+/// `http://` on Linux) and URLSession (what it uses for `https://`).
 @Suite struct TodoAPIAgainstStubTests {
     /// 200 todos as the server sends them.
     static let todosJSON = "[" + (1...200).map { #"{"userId": 1, "id": \#($0), "title": "Todo \#($0)", "completed": \#($0 % 2 == 0)}"# }
         .joined(separator: ",") + "]"
 
-    private func api(_ server: StubServer, timeout: TimeInterval = 10) -> TodoAPI {
-        TodoAPI(baseURL: server.baseURL, timeout: timeout)
+    private func api(_ server: StubServer, _ transport: TodoAPI.Transport, timeout: TimeInterval = 10) -> TodoAPI {
+        TodoAPI(baseURL: server.baseURL, timeout: timeout, transport: transport)
     }
 
-    @Test func success() async throws {
+    static let transports: [TodoAPI.Transport] = [.plainHTTP, .urlSession]
+
+    @Test(arguments: transports) func success(transport: TodoAPI.Transport) async throws {
         try await StubServer.with { server in
             server.stub(.get("/todos"), .json(text: Self.todosJSON))
-            let todos = try await api(server).fetchTodos()
+            let todos = try await api(server, transport).fetchTodos()
             #expect(todos.count == 200)
             #expect(todos.first?.title == "Todo 1")
             try server.verify(.get("/todos"), count: .once)
         }
     }
 
-    @Test(arguments: [500, 404, 503])
-    func badStatus(status: Int) async throws {
+    @Test(arguments: transports, [500, 404, 503])
+    func badStatus(transport: TodoAPI.Transport, status: Int) async throws {
         try await StubServer.with { server in
             server.stub(.get("/todos"), .text("nope", status: status))
             do {
-                _ = try await api(server).fetchTodos()
+                _ = try await api(server, transport).fetchTodos()
                 Issue.record("status \(status) must fail")
             } catch let error as TodoAPIError {
                 guard case .badStatus(let code) = error else {
@@ -43,10 +47,10 @@ import TodoCore
         }
     }
 
-    @Test func unstubbedPathIs404() async throws {
+    @Test(arguments: transports) func unstubbedPathIs404(transport: TodoAPI.Transport) async throws {
         try await StubServer.with { server in
             do {
-                _ = try await api(server).fetchTodos()
+                _ = try await api(server, transport).fetchTodos()
                 Issue.record("must fail")
             } catch let error as TodoAPIError {
                 guard case .badStatus(404) = error else {
@@ -57,12 +61,12 @@ import TodoCore
         }
     }
 
-    @Test func hangPlusClientTimeoutIsTimedOut() async throws {
+    @Test(arguments: transports) func hangPlusClientTimeoutIsTimedOut(transport: TodoAPI.Transport) async throws {
         try await StubServer.with { server in
             server.stub(.get("/todos"), .hang)
             // FoundationNetworking rounds timeouts down to whole seconds: 1 s is the shortest.
             do {
-                _ = try await api(server, timeout: 1).fetchTodos()
+                _ = try await api(server, transport, timeout: 1).fetchTodos()
                 Issue.record("a hang must time out")
             } catch let error as TodoAPIError {
                 guard case .timedOut = error else {
@@ -74,12 +78,12 @@ import TodoCore
         }
     }
 
-    @Test(arguments: [StubBehaviour.closeConnection, .reset, .garbage])
-    func brokenConnectionsAreTransportErrors(behaviour: StubBehaviour) async throws {
+    @Test(arguments: transports, [StubBehaviour.closeConnection, .reset, .garbage])
+    func brokenConnectionsAreTransportErrors(transport: TodoAPI.Transport, behaviour: StubBehaviour) async throws {
         try await StubServer.with { server in
             server.stub(.get("/todos"), behaviour)
             do {
-                _ = try await api(server).fetchTodos()
+                _ = try await api(server, transport).fetchTodos()
                 Issue.record("\(behaviour) must fail")
             } catch let error as TodoAPIError {
                 guard case .transport = error else {
@@ -90,12 +94,12 @@ import TodoCore
         }
     }
 
-    @Test(arguments: ["not json", "{\"todos\": 1}", "[{\"id\": \"x\"}]", ""])
-    func invalidJSONIsUndecodable(body: String) async throws {
+    @Test(arguments: transports, ["not json", "{\"todos\": 1}", "[{\"id\": \"x\"}]", ""])
+    func invalidJSONIsUndecodable(transport: TodoAPI.Transport, body: String) async throws {
         try await StubServer.with { server in
             server.stub(.get("/todos"), .json(text: body))
             do {
-                _ = try await api(server).fetchTodos()
+                _ = try await api(server, transport).fetchTodos()
                 Issue.record("\(body) must fail")
             } catch let error as TodoAPIError {
                 guard case .undecodable = error else {
@@ -106,10 +110,10 @@ import TodoCore
         }
     }
 
-    @Test func retryFlowFailsOnceThenSucceeds() async throws {
+    @Test(arguments: transports) func retryFlowFailsOnceThenSucceeds(transport: TodoAPI.Transport) async throws {
         try await StubServer.with { server in
             server.stub(.get("/todos"), .sequence([.status(500), .json(text: Self.todosJSON)]))
-            let api = api(server)
+            let api = api(server, transport)
             await #expect(throws: TodoAPIError.self) { _ = try await api.fetchTodos() }
             let todos = try await api.fetchTodos()
             #expect(todos.count == 200)

@@ -17,14 +17,44 @@ public struct TodoAPI: Sendable {
     public let baseURL: URL
     /// How long a request may wait for the server before it fails with ``TodoAPIError/timedOut``.
     public let timeout: TimeInterval
+    /// Which HTTP stack fetches: see ``Transport``.
+    public let transport: Transport
     private let session: URLSession?
+
+    /// The HTTP stack a fetch goes through.
+    public enum Transport: Sendable, CaseIterable {
+        /// `http://` through the app's own small client where URLSession is FoundationNetworking
+        /// (Linux), which keeps a core busy while it waits for an answer; URLSession otherwise.
+        case automatic
+        /// Always URLSession.
+        case urlSession
+        /// Always the app's own client (`http://` only).
+        case plainHTTP
+    }
 
     /// Creates a client. By default each fetch uses a cache-less session of its own, made when
     /// the fetch starts (creating one costs milliseconds the app need not spend at launch).
-    public init(baseURL: URL = TodoAPI.defaultBaseURL, timeout: TimeInterval = 10, session: URLSession? = nil) {
+    /// Giving a `session` means URLSession is used.
+    public init(baseURL: URL = TodoAPI.defaultBaseURL, timeout: TimeInterval = 10, session: URLSession? = nil,
+                transport: Transport = .automatic) {
         self.baseURL = baseURL
         self.timeout = timeout
         self.session = session
+        self.transport = session == nil ? transport : .urlSession
+    }
+
+    /// Whether a fetch of `todosURL` goes through ``PlainHTTPClient``.
+    var usesPlainHTTP: Bool {
+        switch transport {
+        case .urlSession: return false
+        case .plainHTTP: return true
+        case .automatic:
+            #if canImport(FoundationNetworking)
+            return baseURL.scheme?.lowercased() == "http"
+            #else
+            return false
+            #endif
+        }
     }
 
     private func makeSession() -> URLSession {
@@ -41,6 +71,23 @@ public struct TodoAPI: Sendable {
 
     /// Fetches and decodes the todo list.
     public func fetchTodos() async throws(TodoAPIError) -> [Todo] {
+        let (status, body) = usesPlainHTTP ? try await fetchPlain() : try await fetchWithURLSession()
+        guard (200 ..< 300).contains(status) else {
+            throw .badStatus(status)
+        }
+        do {
+            return try JSONDecoder().decode([Todo].self, from: body)
+        } catch {
+            throw .undecodable(DecodingDiagnostics.describe(error))
+        }
+    }
+
+    private func fetchPlain() async throws(TodoAPIError) -> (Int, Data) {
+        let response = try await PlainHTTPClient(timeout: timeout).get(todosURL, headers: [("Accept", "application/json")])
+        return (response.status, Data(response.body))
+    }
+
+    private func fetchWithURLSession() async throws(TodoAPIError) -> (Int, Data) {
         var request = URLRequest(url: todosURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = "GET"
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -56,14 +103,7 @@ public struct TodoAPI: Sendable {
         guard let http = response as? HTTPURLResponse else {
             throw .transport("the answer was not HTTP")
         }
-        guard (200 ..< 300).contains(http.statusCode) else {
-            throw .badStatus(http.statusCode)
-        }
-        do {
-            return try JSONDecoder().decode([Todo].self, from: data)
-        } catch {
-            throw .undecodable(DecodingDiagnostics.describe(error))
-        }
+        return (http.statusCode, data)
     }
 }
 
