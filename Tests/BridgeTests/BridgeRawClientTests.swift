@@ -68,7 +68,9 @@ import Harness
         try await offPool {
             var decoder = FrameDecoder()
             _ = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 30_000)  // welcome
-            _ = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 30_000)  // the call
+            // The call is sent by a Task, which starts when the suite's cooperative pool has a
+            // thread free: the fake app waits for it as long as the test may, not for a time.
+            _ = try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 600_000)  // the call
             try UnixSocket.sendAll(fd, frame, timeoutMilliseconds: 30_000)
         }
         await #expect {

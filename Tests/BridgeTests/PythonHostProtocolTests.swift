@@ -15,11 +15,14 @@ struct PythonHostProtocolTests {
         .appendingPathComponent("../../Harness/hosts/python").standardized.path
 
     /// A Python app: starts the host, reports what it got, serves one probe until the bridge ends.
+    /// It waits for the test's welcome as long as the test takes (`handshake_timeout=None`): the
+    /// test's side runs on a loaded cooperative pool, and the app must wait for the test, not
+    /// for time. The test's own waits and `terminate()` bound it.
     static let script = """
         import sys, threading
         sys.path.insert(0, sys.argv.pop(1))
         import harness_host
-        launch = harness_host.start(app_name="pytest-app", handshake_timeout=30)
+        launch = harness_host.start(app_name="pytest-app", handshake_timeout=None)
         print("options:", launch.options is not None, "host:", launch.host is not None, flush=True)
         print("arguments:", launch.arguments[1:], "threads:", threading.active_count(), flush=True)
         print("error:", launch.bridge_error, flush=True)
