@@ -2,33 +2,44 @@
 # Runs `swift test` N times in a row with every core kept busy by `yes > /dev/null` loops (the
 # loaded CI machine), and prints how often each test failed.
 #
-#   Scripts/stress.sh N [--filter REGEX] [--busy K] [--keep DIR]
+#   Scripts/stress.sh N [--filter REGEX] [--busy K] [--keep DIR] [--scratch-path DIR] [--no-build]
 #
-#   N            runs (each one a whole `swift test --skip-build`, built once before)
-#   --filter     passed to swift test (e.g. TodoAcceptanceTests)
-#   --busy K     busy loops to start (default: the number of cores)
-#   --keep DIR   where the logs of failed runs are kept (default: .build/stress)
+#   N               runs (each one a whole `swift test --skip-build`, built once before)
+#   --filter        passed to swift test (e.g. TodoAcceptanceTests)
+#   --busy K        busy loops to start (default: the number of cores)
+#   --keep DIR      where the logs of failed runs are kept (default: .build/stress)
+#   --scratch-path  the build folder to test (swift test holds a lock on its folder for a whole
+#                   run: a second stress run at the same time needs a copy, `cp -a .build DIR`)
+#   --no-build      do not build first (a copied build folder cannot be rebuilt in place)
 #
 # Exits 0 only when every run passed. The busy loops are stopped on exit, also on Ctrl-C.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [[ $# -ge 1 && "$1" =~ ^[0-9]+$ ]] || usage
 runs=$1; shift
 filter=""
 busy=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 keep=.build/stress
+scratch=""
+build=1
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --filter) filter=${2:?--filter needs a value}; shift 2 ;;
         --busy) busy=${2:?--busy needs a value}; shift 2 ;;
         --keep) keep=${2:?--keep needs a value}; shift 2 ;;
+        --scratch-path) scratch=${2:?--scratch-path needs a value}; shift 2 ;;
+        --no-build) build=0; shift ;;
         *) usage ;;
     esac
 done
 
-swift build --build-tests >/dev/null || { echo "stress: the build failed" >&2; exit 1; }
+scratch_args=()
+[[ -n "$scratch" ]] && scratch_args=(--scratch-path "$scratch")
+if [[ $build -eq 1 ]]; then
+    swift build --build-tests "${scratch_args[@]}" >/dev/null || { echo "stress: the build failed" >&2; exit 1; }
+fi
 mkdir -p "$keep"
 rm -f "$keep"/failed-run-*.log
 
@@ -41,7 +52,7 @@ for _ in $(seq 1 "$busy"); do
     loops+=($!)
 done
 
-args=(--skip-build)
+args=(--skip-build "${scratch_args[@]}")
 [[ -n "$filter" ]] && args+=(--filter "$filter")
 declare -A failures=()
 failed_runs=0
