@@ -16,32 +16,29 @@ trap 'rm -rf "$work"' EXIT INT TERM
 mkdir -p "$out"
 cols=80 rows=24
 
-# A sample text file for vim and less.
-sample="$work/sample.txt"
+# Records vim, then less, showing the text read on stdin (saved as $work/$2 first); $1 ends
+# the fixtures' names: "" records vim.bytes and less.bytes, "-cjk" vim-cjk.bytes...
+record_vim_and_less() {
+    cat > "$work/$2"
+    ( cd "$work" && $rec "$out/vim$1.bytes" $cols $rows --until-quiet 1 -- vim -u NONE -N -i NONE -n "$2" )
+    ( cd "$work" && $rec "$out/less$1.bytes" $cols $rows --until-quiet 1 -- less "$2" )
+}
+
+# A sample text file.
 {
     echo "The quick brown fox jumps over the lazy dog."
-    i=1
-    while [ $i -le 60 ]; do
+    for i in $(seq 60); do
         printf 'line %02d: %s\n' "$i" "lorem ipsum dolor sit amet, consectetur adipiscing elit"
-        i=$((i + 1))
     done
-} > "$sample"
-
-( cd "$work" && $rec "$out/vim.bytes" $cols $rows --until-quiet 1 -- vim -u NONE -N -i NONE -n sample.txt )
-( cd "$work" && $rec "$out/less.bytes" $cols $rows --until-quiet 1 -- less sample.txt )
+} | record_vim_and_less "" sample.txt
 # Wide characters, emoji and long wrapped lines inside full-screen programs.
-cjk="$work/cjk.txt"
 {
     echo "漢字とカナ mixed with ASCII: 中文字符 한국어 ＡＢＣ"
     echo "emoji 😀 🚀 🎉 between words"
-    i=1
-    while [ $i -le 8 ]; do
+    for i in $(seq 8); do
         printf '%d: %s\n' "$i" "a long line that wraps around the edge of the screen 一二三四五六七八九十 and keeps going until it wraps again $i"
-        i=$((i + 1))
     done
-} > "$cjk"
-( cd "$work" && $rec "$out/vim-cjk.bytes" $cols $rows --until-quiet 1 -- vim -u NONE -N -i NONE -n cjk.txt )
-( cd "$work" && $rec "$out/less-cjk.bytes" $cols $rows --until-quiet 1 -- less cjk.txt )
+} | record_vim_and_less -cjk cjk.txt
 # top shows only itself (-p $$ after exec), so no other process of the machine is recorded.
 $rec "$out/top.bytes" $cols $rows -- sh -c 'exec top -b -n1 -w 80 -p $$'
 $rec "$out/top-interactive.bytes" $cols $rows --until-quiet 1 -- sh -c 'exec top -d 100 -p $$'

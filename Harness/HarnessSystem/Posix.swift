@@ -67,29 +67,16 @@ package enum Posix {
     package static let tooManyFilesInSystem: Int32 = ENFILE
 }
 
-// The libc functions whose names the wrappers shadow, for the other files of the module.
-#if canImport(Glibc)
-let libcRead = Glibc.read
-let libcWrite = Glibc.write
-let libcClose = Glibc.close
-let libcPoll = Glibc.poll
-let libcKill = Glibc.kill
-let libcSend = Glibc.send
-let libcRecv = Glibc.recv
-let libcBind = Glibc.bind
-let libcListen = Glibc.listen
-let libcConnect = Glibc.connect
-let libcShutdown = Glibc.shutdown
-#elseif canImport(Darwin)
-let libcRead = Darwin.read
-let libcWrite = Darwin.write
-let libcClose = Darwin.close
-let libcPoll = Darwin.poll
-let libcKill = Darwin.kill
-let libcSend = Darwin.send
-let libcRecv = Darwin.recv
-let libcBind = Darwin.bind
-let libcListen = Darwin.listen
-let libcConnect = Darwin.connect
-let libcShutdown = Darwin.shutdown
-#endif
+// The libc functions whose names the wrappers shadow, for the other files of the module
+// (at file scope, outside `Posix`, the plain names are still Glibc's or Darwin's).
+let libcRead = read
+let libcWrite = write
+let libcClose = close
+let libcPoll = poll
+let libcKill = kill
+let libcSend = send
+let libcRecv = recv
+let libcBind = bind
+let libcListen = listen
+let libcConnect = connect
+let libcShutdown = shutdown

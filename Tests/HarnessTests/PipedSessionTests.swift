@@ -213,6 +213,8 @@ import HarnessSystem
             return try PipedSession.launch(configuration)
         }
         #expect((cwd as? PipedSessionError)?.description.contains("working directory \(folder)/absent does not exist") == true)
+        let empty = await caughtError { try PipedSession.launch(piped("")) }
+        #expect((empty as? PipedSessionError)?.description == "Invalid piped session configuration: the executable name is empty")
     }
 
     @Test func withSessionTerminatesWhenTheBodyThrowsAndDroppingASessionEndsIt() async throws {

@@ -110,17 +110,15 @@ public final class PipedSession: Sendable {
     /// opened, and ``PipedSessionError/launchFailed(executable:_:)`` when a system call fails
     /// (including `execve` in the child). A failed launch leaves no descriptor and no process.
     public static func launch(_ configuration: Configuration) throws(PipedSessionError) -> PipedSession {
-        if let directory = configuration.workingDirectory, Posix.kind(ofPath: directory) != .directory {
-            throw .invalidConfiguration("working directory \(directory) does not exist or is not a directory")
-        }
-        let searchPath = configuration.environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"]
         let path: String
         do {
-            path = try ExecutableResolver.resolve(configuration.executable, searchPath: searchPath)
+            path = try ExecutableResolver.resolveForLaunch(
+                configuration.executable, environment: configuration.environment, workingDirectory: configuration.workingDirectory)
         } catch {
             switch error {
             case .executableNotFound(let name): throw .executableNotFound(name)
             case .notExecutable(let name): throw .notExecutable(name)
+            case .invalidConfiguration(let reason): throw .invalidConfiguration(reason)
             default: throw .invalidConfiguration("\(error)")
             }
         }

@@ -20,19 +20,20 @@ public enum PipedSessionError: Error, Sendable, CustomStringConvertible {
     /// was up: a process it started (in the background, say) holds the pipe. Reading stops there.
     case outputStillOpen(executable: String, status: ExitStatus, after: Duration, standardOutputTail: String, standardErrorTail: String)
 
-    /// A readable explanation; waits that ran out of time show the tails of both streams.
+    /// A readable explanation; waits that ran out of time show the tails of both streams. A
+    /// launch that failed is told in the words of the same ``TerminalSessionError``.
     public var description: String {
         switch self {
         case .executableNotFound(let path):
-            return "Executable not found: \(path) (no such file, or not found in PATH)"
+            return TerminalSessionError.executableNotFound(path).description
         case .notExecutable(let path):
-            return "Not executable: \(path) (a directory, or no execute permission)"
+            return TerminalSessionError.notExecutable(path).description
+        case .launchFailed(let executable, let error):
+            return TerminalSessionError.launchFailed(executable: executable, error).description
         case .invalidConfiguration(let reason):
             return "Invalid piped session configuration: \(reason)"
         case .standardInputUnreadable(let path, let error):
             return "Cannot read the standard input file \(path): \(error)"
-        case .launchFailed(let executable, let error):
-            return "Could not launch \(executable): \(error)"
         case .timeout(let executable, let after, let standardOutputTail, let standardErrorTail):
             return """
                 Timed out after \(TerminalSessionError.format(after)) waiting for \(executable) to exit (it still runs).

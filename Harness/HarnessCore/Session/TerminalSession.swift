@@ -46,11 +46,8 @@ public final class TerminalSession: Sendable {
         guard size.cols >= 1, size.rows >= 1, size.cols <= Int(UInt16.max), size.rows <= Int(UInt16.max) else {
             throw TerminalSessionError.invalidConfiguration("terminal size \(size) is out of range")
         }
-        if let directory = configuration.workingDirectory, Posix.kind(ofPath: directory) != .directory {
-            throw TerminalSessionError.invalidConfiguration("working directory \(directory) does not exist or is not a directory")
-        }
-        let searchPath = configuration.environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"]
-        let path = try ExecutableResolver.resolve(configuration.executable, searchPath: searchPath)
+        let path = try ExecutableResolver.resolveForLaunch(
+            configuration.executable, environment: configuration.environment, workingDirectory: configuration.workingDirectory)
         let environment = configuration.effectiveEnvironment
         let term = environment.first { $0.hasPrefix("TERM=") }.map { String($0.dropFirst(5)) }
 

@@ -154,12 +154,9 @@ private struct CellStyle {
     var foreground: String
     /// `#rrggbb` of the background, `nil` for the screen's default.
     var background: String?
-    var bold: Bool
-    var dim: Bool
-    var italic: Bool
-    var underline: Bool
-    var strikethrough: Bool
-    var hidden: Bool
+    /// The cell's attributes that the text is drawn with: its colors and inverse are resolved
+    /// into `foreground` and `background` (so left at their defaults here), blink is not drawn.
+    var drawn: CellAttributes
 
     init(_ attributes: CellAttributes, palette: TerminalPalette) {
         var foreground = palette.hex(attributes.foreground) ?? palette.defaultForeground
@@ -169,33 +166,33 @@ private struct CellStyle {
         }
         self.foreground = foreground
         self.background = background
-        bold = attributes.bold
-        dim = attributes.dim
-        italic = attributes.italic
-        underline = attributes.underline
-        strikethrough = attributes.strikethrough
-        hidden = attributes.hidden
+        drawn = attributes
+        drawn.foreground = .default
+        drawn.background = .default
+        drawn.inverse = false
+        drawn.blink = false
     }
 
+    /// Whether the text is concealed (SGR 8): its cells show only their background.
+    var hidden: Bool { drawn.hidden }
+
     /// Whether blanks in the run are drawn (an underline or a line through them shows).
-    var decorated: Bool { underline || strikethrough }
+    var decorated: Bool { drawn.underline || drawn.strikethrough }
 
     /// Whether text in this style and `other` can share one `<text>` element (the background is
     /// drawn separately, so it may differ).
     func drawsText(like other: CellStyle) -> Bool {
-        let lhs = self, rhs = other
-        return lhs.foreground == rhs.foreground && lhs.bold == rhs.bold && lhs.dim == rhs.dim && lhs.italic == rhs.italic
-            && lhs.underline == rhs.underline && lhs.strikethrough == rhs.strikethrough && lhs.hidden == rhs.hidden
+        foreground == other.foreground && drawn == other.drawn
     }
 
     /// The `<text>` attributes that differ from the defaults, each with a leading space.
     func svgAttributes(defaultForeground: String) -> String {
         var out = ""
         if foreground != defaultForeground { out += " fill=\"\(foreground)\"" }
-        if bold { out += " font-weight=\"bold\"" }
-        if italic { out += " font-style=\"italic\"" }
-        if dim { out += " opacity=\"0.5\"" }
-        let decorations = [underline ? "underline" : nil, strikethrough ? "line-through" : nil].compactMap { $0 }
+        if drawn.bold { out += " font-weight=\"bold\"" }
+        if drawn.italic { out += " font-style=\"italic\"" }
+        if drawn.dim { out += " opacity=\"0.5\"" }
+        let decorations = [drawn.underline ? "underline" : nil, drawn.strikethrough ? "line-through" : nil].compactMap { $0 }
         if !decorations.isEmpty { out += " text-decoration=\"\(decorations.joined(separator: " "))\"" }
         return out
     }

@@ -1,3 +1,4 @@
+import Foundation
 import HarnessSystem
 
 /// Finds the file to execute for a configuration's `executable`, before anything is spawned.
@@ -28,6 +29,18 @@ enum ExecutableResolver {
         }
         if let firstNonExecutable { throw .notExecutable(firstNonExecutable) }
         throw .executableNotFound(executable)
+    }
+
+    /// What both sessions check before they spawn anything: that the working directory, when
+    /// given, is a directory, then the file to execute, looked up with the program's `PATH`
+    /// (this process's when the environment has none).
+    static func resolveForLaunch(
+        _ executable: String, environment: [String: String], workingDirectory: String?
+    ) throws(TerminalSessionError) -> String {
+        if let workingDirectory, Posix.kind(ofPath: workingDirectory) != .directory {
+            throw .invalidConfiguration("working directory \(workingDirectory) does not exist or is not a directory")
+        }
+        return try resolve(executable, searchPath: environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"])
     }
 
     private static func absolute(_ path: String) -> String {

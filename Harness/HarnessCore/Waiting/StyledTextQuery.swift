@@ -9,6 +9,22 @@ package struct StyledTextQuery: Sendable {
     package enum Target: Sendable {
         case text(String)
         case regex(CompiledRegex, pattern: String)
+
+        /// Text a wait looks for on one row.
+        /// - Throws: `TerminalSessionError.invalidConfiguration` for empty text or text with a line break.
+        package static func oneRowText(_ text: String) throws(TerminalSessionError) -> Target {
+            guard !text.isEmpty, !text.contains("\n") else {
+                throw .invalidConfiguration(
+                    "a wait with a style or an area looks for text on one row; \(text.debugDescription) is empty or has a line break")
+            }
+            return .text(text)
+        }
+
+        /// `pattern` compiled with `^` and `$` at line breaks.
+        /// - Throws: `TerminalSessionError.invalidRegex` when it does not compile.
+        package static func regex(compiling pattern: String) throws -> Target {
+            .regex(try CompiledRegex(lines: pattern), pattern: pattern)
+        }
     }
 
     /// What a screen shows of the query.
@@ -133,7 +149,7 @@ public func verifyStyle(of text: String, on screen: ScreenSnapshot, in area: Scr
 /// `NSRegularExpression` pattern, matched row by row).
 /// - Throws: `TerminalSessionError.invalidRegex` when the pattern does not compile.
 public func verifyStyle(ofRegex pattern: String, on screen: ScreenSnapshot, in area: ScreenArea? = nil, style: TextStyle) throws -> String? {
-    let query = StyledTextQuery(.regex(try CompiledRegex(lines: pattern), pattern: pattern), area: area, style: style)
+    let query = StyledTextQuery(try .regex(compiling: pattern), area: area, style: style)
     return verify(query, subject: "/\(pattern)/", on: screen)
 }
 

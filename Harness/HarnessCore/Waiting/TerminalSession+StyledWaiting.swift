@@ -23,9 +23,8 @@ extension TerminalSession {
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
-        try Self.checkOneRow(text)
-        return try await waitFor(
-            StyledTextQuery(.text(text), area: area, style: style), timeout: timeout,
+        try await waitFor(
+            StyledTextQuery(try .oneRowText(text), area: area, style: style), timeout: timeout,
             location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
@@ -37,9 +36,8 @@ extension TerminalSession {
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
-        try Self.checkOneRow(text)
-        return try await waitFor(
-            StyledTextQuery(.text(text), area: area, style: nil), timeout: timeout,
+        try await waitFor(
+            StyledTextQuery(try .oneRowText(text), area: area, style: nil), timeout: timeout,
             location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
@@ -53,7 +51,7 @@ extension TerminalSession {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
         try await waitFor(
-            StyledTextQuery(.regex(try CompiledRegex(lines: pattern), pattern: pattern), area: area, style: style),
+            StyledTextQuery(try .regex(compiling: pattern), area: area, style: style),
             timeout: timeout, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
@@ -66,7 +64,7 @@ extension TerminalSession {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
         try await waitFor(
-            StyledTextQuery(.regex(try CompiledRegex(lines: pattern), pattern: pattern), area: area, style: nil),
+            StyledTextQuery(try .regex(compiling: pattern), area: area, style: nil),
             timeout: timeout, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
@@ -95,13 +93,6 @@ extension TerminalSession {
             core.advanceScreenHorizon(to: screen.scrolledOffCount + match.position.row)
         }
         return screen
-    }
-
-    private static func checkOneRow(_ text: String) throws {
-        guard !text.isEmpty, !text.contains("\n") else {
-            throw TerminalSessionError.invalidConfiguration(
-                "a wait with a style or an area looks for text on one row; \(text.debugDescription) is empty or has a line break")
-        }
     }
 }
 

@@ -89,35 +89,9 @@ struct JSONScanner {
         guard let byte = peek() else { throw fail("expected a value") }
         switch byte {
         case UInt8(ascii: "{"):
-            position += 1
-            skipWhitespace()
-            if peek() == UInt8(ascii: "}") { position += 1; return }
-            while true {
-                skipWhitespace()
-                try skipString()
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"))
-                skipWhitespace()
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard let next = peek() else { throw fail("unterminated object") }
-                position += 1
-                if next == UInt8(ascii: "}") { return }
-                guard next == UInt8(ascii: ",") else { throw fail("expected ',' or '}'", at: position - 1) }
-            }
+            try skipContainer(closedBy: UInt8(ascii: "}"), named: "object", keyed: true, depth: depth)
         case UInt8(ascii: "["):
-            position += 1
-            skipWhitespace()
-            if peek() == UInt8(ascii: "]") { position += 1; return }
-            while true {
-                skipWhitespace()
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard let next = peek() else { throw fail("unterminated array") }
-                position += 1
-                if next == UInt8(ascii: "]") { return }
-                guard next == UInt8(ascii: ",") else { throw fail("expected ',' or ']'", at: position - 1) }
-            }
+            try skipContainer(closedBy: UInt8(ascii: "]"), named: "array", keyed: false, depth: depth)
         case UInt8(ascii: "\""):
             try skipString()
         case UInt8(ascii: "t"): try expectLiteral("true")
@@ -127,6 +101,31 @@ struct JSONScanner {
             try skipNumber()
         default:
             throw fail("unexpected character")
+        }
+    }
+
+    /// Skips an object's members (`keyed`: a string key and a colon before each value) or an
+    /// array's elements, from the opening bracket to `closing`; `name` says which in errors.
+    private mutating func skipContainer(closedBy closing: UInt8, named name: String, keyed: Bool, depth: Int) throws(WireError) {
+        position += 1
+        skipWhitespace()
+        if peek() == closing { position += 1; return }
+        while true {
+            skipWhitespace()
+            if keyed {
+                try skipString()
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"))
+                skipWhitespace()
+            }
+            try skipValue(depth: depth + 1)
+            skipWhitespace()
+            guard let next = peek() else { throw fail("unterminated \(name)") }
+            position += 1
+            if next == closing { return }
+            guard next == UInt8(ascii: ",") else {
+                throw fail("expected ',' or '\(Character(Unicode.Scalar(closing)))'", at: position - 1)
+            }
         }
     }
 

@@ -43,11 +43,7 @@ extension Screen {
 
     /// ICH: inserts `count` blanks at the cursor; cells shift right, the rightmost are lost.
     mutating func insertBlankCharacters(_ count: Int) {
-        pendingWrap = false
-        let row = cursorRow, col = cursorCol
-        let count = min(count, cols - col)
-        guard count > 0 else { return }
-        breakWideCharacter(row: row, at: col)
+        guard case let (row, col, count)? = beginCharacterEdit(count) else { return }
         if cols - count > col { breakWideCharacter(row: row, at: cols - count) }
         var target = cols - 1
         while target >= col + count {
@@ -59,16 +55,24 @@ extension Screen {
 
     /// DCH: deletes `count` cells at the cursor; cells shift left, blanks enter at the right.
     mutating func deleteCharacters(_ count: Int) {
-        pendingWrap = false
-        let row = cursorRow, col = cursorCol
-        let count = min(count, cols - col)
-        guard count > 0 else { return }
-        breakWideCharacter(row: row, at: col)
+        guard case let (row, col, count)? = beginCharacterEdit(count) else { return }
         breakWideCharacter(row: row, at: col + count)
         for target in col..<(cols - count) {
             grid[row, target] = grid[row, target + count]
         }
         grid.fill(row: row, from: cols - count, to: cols, with: eraseBlank)
+    }
+
+    /// What ICH and DCH start with: the pending wrap is cancelled, `count` is cut to the cells
+    /// from the cursor to the right margin, and a wide character under the cursor is broken.
+    /// Returns the cursor's cell and the count, or nil when there is nothing to shift.
+    private mutating func beginCharacterEdit(_ count: Int) -> (row: Int, col: Int, count: Int)? {
+        pendingWrap = false
+        let row = cursorRow, col = cursorCol
+        let count = min(count, cols - col)
+        guard count > 0 else { return nil }
+        breakWideCharacter(row: row, at: col)
+        return (row, col, count)
     }
 
     /// IL: inserts `count` blank lines at the cursor's row (inside the scroll region only).

@@ -68,14 +68,7 @@ extension FlowRun {
     /// the last one with the file as JSON (object key order and number spelling ignored).
     func spyLast(_ name: String, _ file: FlowFileReference) async throws {
         let spy = try bridge.spy(name, as: JSONValue.self)
-        let expected: JSONValue
-        do {
-            expected = try JSONValue(parsing: try Self.read(file))
-        } catch let failure as FlowStepFailure {
-            throw failure
-        } catch {
-            throw FlowStepFailure("\(file.written) is not valid JSON: \(error)", showsScreen: false)
-        }
+        let expected = try Self.checkedJSON(.file(file), named: file.written, JSONValue.init(parsing:))
         let last: JSONValue?
         do {
             _ = try await spy.waitForCall(number: 1, timeout: timeout)
@@ -157,12 +150,18 @@ extension FlowRun {
 
     /// The parsed JSON of an expected value (`equals`), or a failure naming the file.
     static func expectedValue(_ json: FlowJSON) throws -> JSONValue {
+        try checkedJSON(json, named: "\(json)", JSONValue.init(parsing:))
+    }
+
+    /// The JSON of an argument, checked by `check`: a file that cannot be read fails as
+    /// ``data(of:)`` says, JSON that `check` rejects fails saying that `name` is not valid JSON.
+    static func checkedJSON<Value>(_ json: FlowJSON, named name: String, _ check: (Data) throws -> Value) throws -> Value {
         do {
-            return try JSONValue(parsing: try data(of: json))
+            return try check(try data(of: json))
         } catch let failure as FlowStepFailure {
             throw failure
         } catch {
-            throw FlowStepFailure("\(json) is not valid JSON: \(error)", showsScreen: false)
+            throw FlowStepFailure("\(name) is not valid JSON: \(error)", showsScreen: false)
         }
     }
 
@@ -171,18 +170,7 @@ extension FlowRun {
     /// JSON (object key order, whitespace and number spelling ignored).
     func call(_ name: String, params: FlowJSON?, expected: FlowJSON?, isProbe: Bool = false) async throws {
         let bridge = try bridge
-        let paramsJSON: RawJSON
-        if let params {
-            do {
-                paramsJSON = try RawJSON(validating: try Self.data(of: params))
-            } catch let failure as FlowStepFailure {
-                throw failure
-            } catch {
-                throw FlowStepFailure("the params \(params) are not valid JSON: \(error)", showsScreen: false)
-            }
-        } else {
-            paramsJSON = .null
-        }
+        let paramsJSON = try params.map { try Self.checkedJSON($0, named: "the params \($0)", RawJSON.init(validating:)) } ?? .null
         let expectedValue = try expected.map(Self.expectedValue)
         let what = isProbe ? "the probe \(name)" : "the reply to \(name)"
         let reply = try await callReply(bridge, name, paramsJSON, what: what)
@@ -209,13 +197,7 @@ extension FlowRun {
         case .name(let name):
             params = (try? RawJSON(encoding: name)) ?? .null
         case .json(let json):
-            do {
-                params = try RawJSON(validating: try Self.data(of: json))
-            } catch let failure as FlowStepFailure {
-                throw failure
-            } catch {
-                throw FlowStepFailure("\(json) is not valid JSON: \(error)", showsScreen: false)
-            }
+            params = try Self.checkedJSON(json, named: "\(json)", RawJSON.init(validating:))
         }
         _ = try await callReply(bridge, "given", params, what: "the reply to given")
     }

@@ -15,7 +15,7 @@ extension FlowRun {
         let target: StyledTextQuery.Target
         switch pattern {
         case .text(let text): target = .text(text)
-        case .regex(let regex): target = .regex(try CompiledRegex(lines: regex), pattern: regex)
+        case .regex(let regex): target = try .regex(compiling: regex)
         }
         let query = StyledTextQuery(target, area: area, style: style)
         do {

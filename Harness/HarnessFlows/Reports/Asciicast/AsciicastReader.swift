@@ -29,12 +29,7 @@ public enum AsciicastReadError: Error, Equatable, CustomStringConvertible {
 public enum AsciicastReader {
     /// Reads the file at `path`.
     public static func read(path: String) throws(AsciicastReadError) -> Asciicast {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription)
-        }
+        let data = try ReportFile.contents(of: path, orThrow: AsciicastReadError.unreadable)
         return try parse(String(decoding: data, as: UTF8.self), source: path)
     }
 

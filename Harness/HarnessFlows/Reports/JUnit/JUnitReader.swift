@@ -32,12 +32,7 @@ public enum JUnitReadError: Error, Equatable, CustomStringConvertible {
 public enum JUnitReader {
     /// Reads the file at `path`.
     public static func read(path: String) throws(JUnitReadError) -> JUnitReport {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription)
-        }
+        let data = try ReportFile.contents(of: path, orThrow: JUnitReadError.unreadable)
         return try parse(data, source: path)
     }
 
