@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "HarnessCLITests", dependencies: ["HarnessFlows", "Harness", "Stubs", "harness", "TestSupport"]),
         .testTarget(name: "HarnessWireTests", dependencies: ["HarnessWire"]),
         .testTarget(name: "HarnessHostTests", dependencies: ["HarnessHost", "HarnessWire"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessCore", "HarnessHost", "HarnessWire", "bridge-fixture-app"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessCore", "HarnessHost", "HarnessWire", "bridge-fixture-app", "TestSupport"]),
         .testTarget(
             name: "TodoAcceptanceTests",
             // HarnessHost, TerminalEmulator and TestSupport for the docs' examples

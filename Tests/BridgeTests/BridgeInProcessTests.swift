@@ -2,6 +2,7 @@ import Foundation
 import HarnessHost
 import HarnessWire
 import Testing
+import TestSupport
 import Harness
 @testable import HarnessCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import HarnessWire
 import Testing
+import TestSupport
 import Harness
 @testable import HarnessCore
 

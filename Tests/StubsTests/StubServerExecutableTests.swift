@@ -11,7 +11,7 @@ import TestSupport
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     @Test func servesTheMappingFileAndStopsCleanlyOnSIGTERM() async throws {
-        let server = try StubServerProcess(arguments: ["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path])
+        let server = try await Self.start(["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path])
         let base = server.baseURL.absoluteString
         #expect(base.hasPrefix("http://127.0.0.1:"))
 
@@ -28,23 +28,31 @@ import TestSupport
         #expect(unmatched.stdout.hasSuffix("404"))
         #expect(unmatched.stdout.contains("matches, but its uses are used up"))
 
-        let (status, reason) = try server.stop(signal: SIGTERM)
+        let (status, reason) = try await offPool { try server.stop(signal: SIGTERM) }
         #expect(reason == .exit)
         #expect(status == 0)
     }
 
-    @Test func stopsCleanlyOnSIGINTWhileAClientHangs() throws {
-        let server = try StubServerProcess(arguments: ["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path, "--port", "0"])
-        let client = try RawClientToURL(server.baseURL)
-        try client.raw.send("GET /hang HTTP/1.1\r\n\r\n")
-        let (status, reason) = try server.stop(signal: SIGINT)
-        #expect(reason == .exit)
-        #expect(status == 0)
-        #expect(try client.raw.readToEnd().isEmpty, "the hanging connection is closed")
+    /// Starts the executable off the cooperative pool (it waits for the first line it prints).
+    static func start(_ arguments: [String]) async throws -> StubServerProcess {
+        try await offPool { try StubServerProcess(arguments: arguments) }
+    }
+
+    @Test func stopsCleanlyOnSIGINTWhileAClientHangs() async throws {
+        let server = try await Self.start(["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path, "--port", "0"])
+        let closedAtOnce = try await offPool { () -> (Int32, Process.TerminationReason, Bool) in
+            let client = try RawClientToURL(server.baseURL)
+            try client.raw.send("GET /hang HTTP/1.1\r\n\r\n")
+            let (status, reason) = try server.stop(signal: SIGINT)
+            return (status, reason, try client.raw.readToEnd(timeout: StubServerProcess.patience).isEmpty)
+        }
+        #expect(closedAtOnce.1 == .exit)
+        #expect(closedAtOnce.0 == 0)
+        #expect(closedAtOnce.2, "the hanging connection is closed")
     }
 
     @Test func adminAPIListsAddsRemovesAndResets() async throws {
-        let server = try StubServerProcess(arguments: ["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path])
+        let server = try await Self.start(["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path])
         let admin = server.baseURL.absoluteString + "/__admin"
         let listed = try await curl([admin + "/mappings"])
         let mappings = try JSONValue(parsing: listed.stdout)
@@ -82,7 +90,7 @@ import TestSupport
         _ = try await curl(["-X", "POST", admin + "/reset"])
         #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", server.baseURL.absoluteString + "/todos"]).stdout == "200")
         #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", admin + "/nothing"]).stdout == "404")
-        #expect(try server.stop().0 == 0)
+        #expect(try await offPool { try server.stop() }.0 == 0)
     }
 
     @Test func invalidMappingFileIsRejectedBeforeServing() async throws {

@@ -4,7 +4,14 @@ import Harness
 import Synchronization
 
 /// The standalone `stub-server` executable running as a subprocess of the test.
-final class StubServerProcess {
+///
+/// Its waits (for the first line, for the exit) only catch a program that hangs; they never
+/// decide a passing test's outcome, so they last as long as the test may (`patience`): on a
+/// loaded machine a debug build's start or exit took over 10 s. Tests call the blocking parts
+/// through `offPool`, so the wait never holds a thread of the cooperative pool.
+final class StubServerProcess: @unchecked Sendable {
+    static let patience: TimeInterval = 120
+
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
@@ -39,7 +46,7 @@ final class StubServerProcess {
             firstLine.value.withLock { $0 = String(decoding: bytes.prefix { $0 != 10 }, as: UTF8.self) }
             lineRead.signal()
         }
-        guard lineRead.wait(timeout: .now() + 20) == .success, let line = firstLine.value.withLock({ $0 }), let url = URL(string: line),
+        guard lineRead.wait(timeout: .now() + Self.patience) == .success, let line = firstLine.value.withLock({ $0 }), let url = URL(string: line),
               url.scheme == "http"
         else {
             process.terminate()
@@ -51,7 +58,7 @@ final class StubServerProcess {
     }
 
     /// Sends `signal` and waits for the exit; returns the termination status and reason.
-    func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 10) throws -> (Int32, Process.TerminationReason) {
+    func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = StubServerProcess.patience) throws -> (Int32, Process.TerminationReason) {
         if process.isRunning { kill(process.processIdentifier, signal) }
         guard exited.wait(timeout: .now() + timeout) == .success else {
             kill(process.processIdentifier, SIGKILL)
