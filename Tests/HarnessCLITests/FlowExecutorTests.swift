@@ -66,7 +66,7 @@ import Harness
             app sh -c "printf 'almost there'; exec cat"
             timeout 300ms
             launch
-            expect "there"
+            expect "there" within 120s
             expect "done"
             """)))
         #expect(failed.position?.line == 5)
