@@ -96,7 +96,7 @@ let package = Package(
 
         // Tests.
         // What the test targets share: temporary folders, the test environment, running programs.
-        .target(name: "TestSupport", dependencies: ["HarnessCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HarnessCore", "HarnessSystem"], path: "Tests/TestSupport"),
         .executableTarget(name: "bridge-fixture-app", dependencies: ["HarnessHost"], path: "Tests/Fixtures/BridgeFixtureApp"),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness", "TestSupport"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness", "TestSupport"]),

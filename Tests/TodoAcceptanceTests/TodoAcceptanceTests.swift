@@ -47,6 +47,8 @@ struct TodoAcceptanceTests {
         let server = try StubServer()
         defer { server.stop() }
         var launch = try TodoFixture.launch(network: server)
+        let refusing = try TodoFixture.refusingPort()
+        defer { withExtendedLifetime(refusing) {} }
         let reason: String
         switch failure {
         case .serverError:
@@ -56,7 +58,7 @@ struct TodoAcceptanceTests {
             server.stub(.get("/todos"), .text("no such list", status: 404))
             reason = "The server answered 404 Not Found."
         case .connectionRefused:
-            launch.network = try TodoFixture.refusedURL()
+            launch.network = refusing.url
             reason = "Network error: could not connect to the server."
         case .connectionClosed:
             server.stub(.get("/todos"), .closeConnection)

@@ -2,6 +2,7 @@ import Foundation
 import Harness
 import Stubs
 import Testing
+import TestSupport
 import TodoCore
 
 extension Tag {
@@ -169,11 +170,10 @@ enum TodoFixture {
     }
 
     /// A base URL where nothing listens: a stub server's port right after it stopped.
-    static func refusedURL() throws -> URL {
-        let server = try StubServer()
-        let url = server.baseURL
-        server.stop()
-        return url
+    /// A port that refuses connections while the returned value lives (keep it until the app
+    /// has tried): a stopped stub server's port could be given to another test's server.
+    static func refusingPort() throws -> RefusingPort {
+        try RefusingPort()
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TodoCore
 
 /// The app's own HTTP client reads answers byte by byte as they arrive: every framing, split
@@ -92,31 +93,14 @@ import Testing
     }
 
     @Test func aRefusedConnectionSaysSo() async throws {
-        // A port bound but not listening: connecting is refused, and no one else can take it.
-        let (socket, port) = try Self.boundPort()
-        defer { close(socket) }
-        let api = TodoAPI(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 86400, transport: .plainHTTP)
+        let refusing = try RefusingPort()
+        let api = TodoAPI(baseURL: refusing.url, timeout: 86400, transport: .plainHTTP)
         await #expect(throws: TodoAPIError.transport("could not connect to the server")) { _ = try await api.fetchTodos() }
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func anHTTPSAddressIsRefusedByThePlainClient() async {
         let api = TodoAPI(baseURL: URL(string: "https://127.0.0.1:1")!, transport: .plainHTTP)
         await #expect(throws: TodoAPIError.self) { _ = try await api.fetchTodos() }
-    }
-
-    private static func boundPort() throws -> (Int32, Int) {
-        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(server >= 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, length) == 0 && getsockname(server, $0, &length) == 0 }
-        }
-        if !bound { close(server) }
-        try #require(bound)
-        return (server, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
