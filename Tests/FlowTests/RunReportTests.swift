@@ -21,6 +21,19 @@ import Harness
         #expect(withBoundary.map { $0.screen.line(0) } == ["ab", "abc", "abcd"])
     }
 
+    /// A key typed right after output (within one 1/30 s bucket) still splits the frames: the
+    /// screen it was typed at is one, whatever the step boundaries' clock says.
+    @Test func eachInputStartsANewFrame() {
+        var recording = Self.recording([(0, "Start"), (0.02, "\rOops!")])
+        recording.events.insert(.init(time: 0.01, kind: .input, bytes: [13]), at: 1)
+        #expect(ReplayFrames.frames(of: recording).map { $0.screen.line(0) } == ["Start", "Oops!"])
+        #expect(ReplayFrames.frames(of: Self.recording([(0, "Start"), (0.02, "\rOops!")])).map { $0.screen.line(0) } == ["Oops!"],
+                "without the input both outputs fall in one bucket")
+        var onlyInput = Self.recording([])
+        onlyInput.events = [.init(time: 0, kind: .input, bytes: [13])]
+        #expect(ReplayFrames.frames(of: onlyInput).isEmpty)
+    }
+
     @Test func framesAreStoredOnceAndMergedReportsRemapThem() {
         var table = ReportFrameTable()
         #expect(table.add(svg: "<?xml version=\"1.0\"?>\n<svg>A</svg>") == 0)

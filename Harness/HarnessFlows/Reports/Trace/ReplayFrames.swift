@@ -4,8 +4,9 @@ import TerminalEmulator
 
 /// The frames of a session's replay, drawn by the harness's own emulator from the recording:
 /// the output and resize events are fed to a ``Terminal`` of the recorded size, and the screen
-/// is taken at most every `minimumGap` seconds of the recording and at each step boundary.
-/// Consecutive equal screens give one frame.
+/// is taken at most every `minimumGap` seconds of the recording, at each step boundary, and
+/// before each input (the screen the keys were typed at). Consecutive equal screens give one
+/// frame.
 ///
 /// ```swift
 /// let frames = ReplayFrames.frames(of: session.recording, boundaries: [0.4, 1.2])
@@ -19,8 +20,11 @@ public enum ReplayFrames {
     ///   - limit: at most this many frames; a longer recording takes them further apart.
     public static func frames(of recording: TerminalRecording, boundaries: [Double] = [], minimumGap: Double = 1.0 / 30,
                               limit: Int = 600) -> [(time: Double, screen: ScreenSnapshot)] {
-        let events = recording.events.filter { $0.kind != .input }
-        guard let last = events.last else { return [] }
+        // Inputs are kept as boundaries: they are timed by the same clock as the output, where
+        // step boundaries come from the flow's clock and, on a loaded machine, may land after
+        // the output that followed them.
+        let events = recording.events
+        guard let last = events.last(where: { $0.kind != .input }) else { return [] }
         let gap = max(minimumGap, last.time / Double(max(1, limit)))
         let terminal = Terminal(cols: recording.size.cols, rows: recording.size.rows, scrollbackLimit: 0,
                                 printedTextCapacity: 1024)
@@ -49,7 +53,8 @@ public enum ReplayFrames {
                 let parts = String(decoding: event.bytes, as: UTF8.self).split(separator: "x").compactMap { Int($0) }
                 if parts.count == 2, parts[0] > 0, parts[1] > 0 { terminal.resize(cols: parts[0], rows: parts[1]) }
             case .input:
-                break
+                if pendingSince != nil { take(at: lastFed) }
+                continue
             }
             if pendingSince == nil { pendingSince = event.time }
             lastFed = event.time
