@@ -13,7 +13,7 @@ import Harness
         defer { fixture.terminate() }
         let app = try await listener.waitForReady(timeout: .seconds(20))
         #expect(app.appName == "bridge-fixture-app")
-        #expect(app.appPID == Int(fixture.process.processIdentifier))
+        #expect(app.appPID == Int(fixture.pid))
 
         #expect(try await app.probe("state", as: String.self) == "idle")
         let saves = app.spy("database.save", as: [Todo].self)
@@ -79,13 +79,13 @@ import Harness
             #expect(reason.contains(token.isEmpty ? "no token" : "wrong token"))
         }
         // The fixture was refused; it says so and exits 3.
-        fixture.process.waitUntilExit()
-        #expect(fixture.process.terminationStatus == 3)
+        #expect(try await fixture.waitForExit().status == .exited(3))
     }
 
-    @Test func hostIsInertWithoutHarnessArguments() throws {
+    @Test func hostIsInertWithoutHarnessArguments() async throws {
         let fixture = try FixtureProcess(arguments: ["inert-report", "--app-flag"], environment: [:], listener: nil)
-        let output = fixture.readOutput()
+        defer { fixture.terminate() }
+        let output = try await fixture.waitForExit().standardOutput
         let report = try JSONDecoder().decode([String: String].self, from: Data(output.utf8))
         #expect(report["hostIsNil"] == "true")
         #expect(report["optionsIsNil"] == "true")
@@ -115,7 +115,7 @@ import Harness
             _ = try await listener.waitForReady(timeout: .seconds(60))
         } throws: { error in
             guard case BridgeError.appExited(let status, _, _) = error else { return false }
-            return status == "exited with status 0"
+            return status == "exited with code 0"
         }
     }
 }

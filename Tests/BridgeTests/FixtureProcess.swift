@@ -1,27 +1,37 @@
 import Foundation
 import Harness
+import HarnessCore
 
 /// The `bridge-fixture-app` running as a child process, wired to a listener.
-final class FixtureProcess: @unchecked Sendable {
-    let process = Process()
-    let output = Pipe()
+///
+/// Launched with the harness's own `PipedSession`, not Foundation's `Process`: `Process.run`
+/// copies 256 bytes of each `/proc/self/fd` entry's name (`findMaximumOpenFromProcSelfFD`),
+/// past the end of `readdir`'s buffer, and once under load that read crossed into an unmapped
+/// page and crashed the whole test process (docs/RELIABILITY.md).
+final class FixtureProcess: Sendable {
+    let session: PipedSession
+
+    /// The fixture's process id.
+    var pid: Int32 { session.pid }
 
     /// Launches the fixture with `arguments` and `environment`; reports its exit to `listener`.
     init(arguments: [String], environment: [String: String], listener: BridgeListener?) throws {
-        process.executableURL = try BuildProducts.executable(named: "bridge-fixture-app")
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "HARNESS_BRIDGE_TOKEN")
         merged["SWIFT_BACKTRACE"] = "enable=no"  // a crash ends the process at once
         merged.merge(environment) { $1 }
-        process.environment = merged
-        process.standardOutput = output
-        process.terminationHandler = { [weak listener] process in
-            let status = process.terminationReason == .uncaughtSignal
-                ? "killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
-            listener?.appExited(status)
+        var configuration = PipedSession.Configuration(
+            executable: try BuildProducts.executable(named: "bridge-fixture-app").path, arguments: arguments)
+        configuration.environment = merged
+        configuration.defaultTimeout = .seconds(600)
+        session = try PipedSession.launch(configuration)
+        guard let listener else { return }
+        let session = self.session
+        Task.detached { [weak listener] in
+            // Ends when the fixture exits (or `terminate()` ends it): the listener learns why.
+            let status = (try? await session.waitForExit())?.status ?? session.terminate(grace: .zero)
+            listener?.appExited(status.description)
         }
-        try process.run()
     }
 
     /// Launches the fixture on `listener`'s bridge.
@@ -31,18 +41,14 @@ final class FixtureProcess: @unchecked Sendable {
             listener: listener)
     }
 
-    /// Reads all of standard output (the process must end by itself).
-    func readOutput() -> String {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    /// Waits for the fixture to end by itself; returns how, and what it printed.
+    func waitForExit() async throws -> PipedSession.Output {
+        try await session.waitForExit(timeout: .seconds(600))
     }
 
-    /// Kills the fixture (SIGKILL: a child spawned from a Dispatch worker inherits its blocked
-    /// signal mask, so SIGTERM may never be delivered) and reaps it.
+    /// Kills the fixture's process group at once and reaps it.
     func terminate() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        session.terminate(grace: .zero)
     }
 }
 

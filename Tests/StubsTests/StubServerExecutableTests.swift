@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import TestSupport
+import HarnessCore
 @testable import Stubs
 
 /// The standalone `stub-server` executable, run as a subprocess and driven with curl.
@@ -28,9 +29,7 @@ import TestSupport
         #expect(unmatched.stdout.hasSuffix("404"))
         #expect(unmatched.stdout.contains("matches, but its uses are used up"))
 
-        let (status, reason) = try await offPool { try server.stop(signal: SIGTERM) }
-        #expect(reason == .exit)
-        #expect(status == 0)
+        #expect(try await offPool { try server.stop(signal: SIGTERM) } == .exited(0))
     }
 
     /// Starts the executable off the cooperative pool (it waits for the first line it prints).
@@ -40,15 +39,14 @@ import TestSupport
 
     @Test func stopsCleanlyOnSIGINTWhileAClientHangs() async throws {
         let server = try await Self.start(["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path, "--port", "0"])
-        let closedAtOnce = try await offPool { () -> (Int32, Process.TerminationReason, Bool) in
+        let (status, closed) = try await offPool { () -> (HarnessCore.ExitStatus, Bool) in
             let client = try RawClientToURL(server.baseURL)
             try client.raw.send("GET /hang HTTP/1.1\r\n\r\n")
-            let (status, reason) = try server.stop(signal: SIGINT)
-            return (status, reason, try client.raw.readToEnd(timeout: StubServerProcess.patience).isEmpty)
+            let status = try server.stop(signal: SIGINT)
+            return (status, try client.raw.readToEnd(timeout: StubServerProcess.patience).isEmpty)
         }
-        #expect(closedAtOnce.1 == .exit)
-        #expect(closedAtOnce.0 == 0)
-        #expect(closedAtOnce.2, "the hanging connection is closed")
+        #expect(status == .exited(0))
+        #expect(closed, "the hanging connection is closed")
     }
 
     @Test func adminAPIListsAddsRemovesAndResets() async throws {
@@ -90,7 +88,7 @@ import TestSupport
         _ = try await curl(["-X", "POST", admin + "/reset"])
         #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", server.baseURL.absoluteString + "/todos"]).stdout == "200")
         #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", admin + "/nothing"]).stdout == "404")
-        #expect(try await offPool { try server.stop() }.0 == 0)
+        #expect(try await offPool { try server.stop() } == .exited(0))
     }
 
     @Test func invalidMappingFileIsRejectedBeforeServing() async throws {
