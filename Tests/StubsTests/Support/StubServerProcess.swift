@@ -10,8 +10,8 @@ import Synchronization
 /// reads past `readdir`'s buffer and once crashed the test process (see FixtureProcess).
 /// Its waits (for the first line, for the exit) only catch a program that hangs; they never
 /// decide a passing test's outcome, so they last as long as the test may (`patience`): on a
-/// loaded machine a debug build's start or exit took over 10 s. Tests call the blocking parts
-/// through `offPool`, so the wait never holds a thread of the cooperative pool.
+/// loaded machine a debug build's start or exit took over 10 s. Tests start it through `offPool`
+/// (the first line is waited for on the calling thread), so no wait holds a pool thread.
 final class StubServerProcess: Sendable {
     static let patience: TimeInterval = 120
 
@@ -42,23 +42,15 @@ final class StubServerProcess: Sendable {
         baseURL = url
     }
 
-    /// Sends `signal` and waits for the exit (blocking: call it through `offPool`).
-    func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = StubServerProcess.patience) throws -> HarnessCore.ExitStatus {
+    /// Sends `signal` and waits for the exit.
+    func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = StubServerProcess.patience) async throws -> HarnessCore.ExitStatus {
         kill(session.pid, signal)
-        let exited = DispatchSemaphore(value: 0)
-        let status = Mutex<HarnessCore.ExitStatus?>(nil)
-        let session = self.session
-        Task.detached {
-            let ended = try? await session.waitForExit(timeout: .seconds(timeout))
-            status.withLock { $0 = ended?.status }
-            exited.signal()
-        }
-        exited.wait()
-        guard let ended = status.withLock({ $0 }) else {
+        do {
+            return try await session.waitForExit(timeout: .seconds(timeout)).status
+        } catch {
             session.terminate(grace: .zero)
             throw Failure(description: "stub-server did not exit within \(timeout) s of signal \(signal)")
         }
-        return ended
     }
 
     deinit { session.terminate(grace: .zero) }
