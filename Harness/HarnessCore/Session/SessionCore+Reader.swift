@@ -25,6 +25,9 @@ extension SessionCore {
         // Set once the program was reaped or terminate asked to stop, while the terminal is
         // still open: the uptime at which the reader stops waiting for its end.
         var drainDeadline: UInt64?
+        // The poll set, refilled in place each turn: the loop allocates nothing per wake-up.
+        var descriptors: [Posix.PollDescriptor] = []
+        descriptors.reserveCapacity(2)
 
         while true {
             let (wantsWrite, stop, reaped) = withLock { (!outgoing.isEmpty, stopRequested, reapedStatus != nil && exitStatus == nil) }
@@ -39,21 +42,20 @@ extension SessionCore {
                     drainDeadline = now + Self.lingeringTerminalGrace
                 }
             }
-            var requests: [(fd: Int32, events: Posix.PollEvents)] = []
-            if !masterAtEnd { requests.append((master, wantsWrite ? [.readable, .writable] : .readable)) }
+            descriptors.removeAll(keepingCapacity: true)
+            if !masterAtEnd { descriptors.append(Posix.pollDescriptor(fd: master, events: wantsWrite ? [.readable, .writable] : .readable)) }
             var timeout: Int32 = -1
             if let drainDeadline {
                 let now = DispatchTime.now().uptimeNanoseconds
                 timeout = Int32(clamping: (drainDeadline > now ? drainDeadline - now : 0) / 1_000_000 + 1)
             }
-            let events: [Posix.PollEvents]
             do {
-                events = try loop.wait(requests, timeoutMilliseconds: timeout)
+                try loop.wait(&descriptors, timeoutMilliseconds: timeout)
             } catch {
                 break  // cannot happen with valid descriptors; leave rather than spin
             }
             if !masterAtEnd {
-                let masterEvents = events[0]
+                let masterEvents = descriptors[0].returnedEvents
                 if !masterEvents.intersection([.readable, .hangUp, .error, .invalid]).isEmpty {
                     masterAtEnd = readAvailable(buffer, maximumReads: 16)
                 }
@@ -101,7 +103,8 @@ extension SessionCore {
         rearmStableTimersLocked(pendingWaits, now: now)
         if !outgoing.isEmpty { flushOutgoingLocked() }
         let pending = screenPredicatesLocked(pendingWaits)
-        let matched = matchOutputWaitersLocked()
+        let waitsForOutput = pendingWaits.contains { if case .output = $0.condition.condition { true } else { false } }
+        let matched = waitsForOutput ? matchOutputWaitersLocked() : []
         condition.unlock()
         onOutput?(Array(bytes))
         for (waiter, match) in matched { waiter.resume(returning: .output(match)) }

@@ -220,7 +220,13 @@ final class WaiterTable<Condition, Value: Sendable>: @unchecked Sendable {
 
     /// The waiting conditions with their ids, in registration order.
     func conditions() -> [(id: UInt64, condition: Condition)] {
-        lock.withLock { waiters.values.sorted { $0.id < $1.id }.map { ($0.id, $0.condition) } }
+        lock.withLock {
+            switch waiters.count {
+            case 0: []
+            case 1: waiters.values.map { ($0.id, $0.condition) }
+            default: waiters.values.sorted { $0.id < $1.id }.map { ($0.id, $0.condition) }
+            }
+        }
     }
 
     /// Removes the waiter `id` for its caller to resume; nil when it already left (resolved,
