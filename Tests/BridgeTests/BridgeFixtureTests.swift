@@ -1,6 +1,7 @@
 import Foundation
 import HarnessWire
 import Testing
+import TestSupport
 import Harness
 @testable import HarnessCore
 
@@ -11,7 +12,7 @@ import Harness
         defer { listener.close() }
         let fixture = try FixtureProcess(listener: listener)
         defer { fixture.terminate() }
-        let app = try await listener.waitForReady(timeout: .seconds(20))
+        let app = try await listener.waitForReady(timeout: mustSucceedTimeout)
         #expect(app.appName == "bridge-fixture-app")
         #expect(app.appPID == Int(fixture.pid))
 
@@ -19,13 +20,13 @@ import Harness
         let saves = app.spy("database.save", as: [Todo].self)
         #expect(try await saves.count == 0)
         #expect(try await app.call("save", Todo.sample(200), as: Int.self) == 200)
-        #expect(try await saves.waitForCall(timeout: .seconds(5)) == Todo.sample(200))
+        #expect(try await saves.waitForCall(timeout: mustSucceedTimeout) == Todo.sample(200))
         #expect(try await saves.calls == [Todo.sample(200)])
         #expect(try await saves.last == Todo.sample(200))
 
         #expect(try await app.call("given", "error", as: String.self) == "error")
         #expect(try await app.probe("state", as: String.self) == "error")
-        let states = try await app.nextEvents(2, named: "state", timeout: .seconds(5))
+        let states = try await app.nextEvents(2, named: "state", timeout: mustSucceedTimeout)
         #expect(try states.map { try $0.decode(as: String.self) } == ["idle", "error"])
 
         let names = try await app.names()
@@ -43,7 +44,7 @@ import Harness
         defer { listener.close() }
         let fixture = try FixtureProcess(listener: listener)
         defer { fixture.terminate() }
-        let app = try await listener.waitForReady(timeout: .seconds(20))
+        let app = try await listener.waitForReady(timeout: mustSucceedTimeout)
         let clock = ContinuousClock()
         let start = clock.now
         do {
@@ -73,7 +74,7 @@ import Harness
             listener: listener)
         defer { fixture.terminate() }
         do {
-            _ = try await listener.waitForReady(timeout: .seconds(20))
+            _ = try await listener.waitForReady(timeout: mustSucceedTimeout)
             Issue.record("an app with a bad token got ready")
         } catch BridgeError.authenticationFailed(let reason, _) {
             #expect(reason.contains(token.isEmpty ? "no token" : "wrong token"))

@@ -25,7 +25,7 @@ import Harness
         #expect(launch.options?.initialState == "loading")
         configure(host)
         host.ready()
-        let app = try await listener.waitForReady(timeout: .seconds(10))
+        let app = try await listener.waitForReady(timeout: mustSucceedTimeout)
         return Connected(listener: listener, host: host, app: app)
     }
 
@@ -133,11 +133,11 @@ import Harness
             connected.host.publish("state", state)
             connected.host.publish("other", 0)
         }
-        let first = try await connected.app.nextEvents(2, named: "state", timeout: .seconds(5))
-        let second = try await connected.app.nextEvent(named: "state", timeout: .seconds(5))
+        let first = try await connected.app.nextEvents(2, named: "state", timeout: mustSucceedTimeout)
+        let second = try await connected.app.nextEvent(named: "state", timeout: mustSucceedTimeout)
         #expect(try first.map { try $0.decode(as: String.self) } == ["idle", "loading"])
         #expect(try second.decode(as: String.self) == "loaded")
-        #expect(try await connected.app.nextEvents(3, named: "other", timeout: .seconds(5)).count == 3)
+        #expect(try await connected.app.nextEvents(3, named: "other", timeout: mustSucceedTimeout).count == 3)
         await #expect {
             _ = try await connected.app.nextEvent(named: "state", timeout: .milliseconds(50))
         } throws: { error in

@@ -29,7 +29,7 @@ import Harness
         guard case .refused(let code, _) = answer else { Issue.record("got \(answer)"); return }
         #expect(code == "versionMismatch")
         await #expect {
-            _ = try await listener.waitForReady(timeout: .seconds(5))
+            _ = try await listener.waitForReady(timeout: mustSucceedTimeout)
         } throws: { error in
             guard case BridgeError.versionMismatch(let app, let harness) = error else { return false }
             return app == 99 && harness == BridgeProtocol.version
@@ -43,7 +43,7 @@ import Harness
         defer { UnixSocket.close(fd) }
         try UnixSocket.sendAll(fd, try BridgeFrame.encode(.ready), timeoutMilliseconds: 30_000)
         await #expect {
-            _ = try await listener.waitForReady(timeout: .seconds(5))
+            _ = try await listener.waitForReady(timeout: mustSucceedTimeout)
         } throws: { error in
             if case BridgeError.authenticationFailed = error { return true }
             return false
@@ -64,7 +64,7 @@ import Harness
         let fd = try Self.connect(listener)
         defer { UnixSocket.close(fd) }
         try UnixSocket.sendAll(fd, try Self.hello(listener) + (try BridgeFrame.encode(.ready)), timeoutMilliseconds: 30_000)
-        let app = try await listener.waitForReady(timeout: .seconds(5))
+        let app = try await listener.waitForReady(timeout: mustSucceedTimeout)
         let pendingCall = Task { try await app.call("anything", timeout: .seconds(60)) }
         try await offPool {
             var decoder = FrameDecoder()

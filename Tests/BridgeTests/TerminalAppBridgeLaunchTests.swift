@@ -1,13 +1,14 @@
 import Foundation
 import Harness
 import Testing
+import TestSupport
 
 /// Launching through `TerminalApp` with the bridge, against the fixture app on a real PTY.
 @Suite struct TerminalAppBridgeLaunchTests {
     static func fixture() throws -> AppLaunch {
         var launch = AppLaunch(executable: try BuildProducts.executable(named: "bridge-fixture-app").path)
         launch.launchProtocol = .bridge
-        launch.defaultTimeout = .seconds(5)
+        launch.defaultTimeout = mustSucceedTimeout
         launch.size = TerminalSize(cols: 200, rows: 24)
         return launch
     }
@@ -15,7 +16,8 @@ import Testing
     @Test func anAppThatNeverConnectsFailsWithItsScreenAndPassesNoTokenInArguments() async throws {
         var launch = try Self.fixture()
         launch.environment["BRIDGE_FIXTURE_NO_HOST"] = "1"
-        launch.readyTimeout = .milliseconds(300)
+        // Fails by waiting; long enough that the fixture has printed what the error must show.
+        launch.readyTimeout = .seconds(2)
         await #expect {
             _ = try await TerminalApp.launch(launch)
         } throws: { error in

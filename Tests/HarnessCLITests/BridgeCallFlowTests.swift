@@ -63,7 +63,7 @@ import Harness
     func theBundledPythonFlowsPass(name: String) async throws {
         let path = Self.repository + "/Tests/Flows/python-host/" + name
         let script = try FlowParser.load(path: path, displayName: name)
-        let outcome = await FlowExecutor(options: testOptions(timeout: .seconds(10))).run(
+        let outcome = await FlowExecutor(options: testOptions()).run(
             script, flow: FlowFile(path: path, relativePath: name))
         #expect(outcome == .passed)
     }

@@ -106,16 +106,17 @@ import Harness
             """)
         // Another clock above the area: the same snapshot.
         #expect(try await Self.run(sgr: "1;31", clock: "23:59", check, fixture: fixture) == .passed)
-        // A changed reference fails with a diff.
+        // A changed reference fails with a diff (the snapshot fails by waiting: a short limit for it
+        // alone, after the long one of the waits that must succeed).
         try fixture.write(try String(contentsOfFile: reference, encoding: .utf8).replacingOccurrences(of: "milk", with: "mild"),
                           at: "__Snapshots__/t/t.list.txt")
-        let changed = try #require(failure(of: try await Self.run(sgr: "1;31", check, fixture: fixture)))
+        let changed = try #require(failure(of: try await Self.run(sgr: "1;31", "timeout 300ms\n" + check, fixture: fixture)))
         #expect(changed.message.contains("-│mild"), "\(changed.message)")
         #expect(changed.message.contains("+│milk"), "\(changed.message)")
         // A screen without the area fails naming it.
         let missing = try #require(failure(of: try await Self.run(
-            sgr: "1;31", #"snapshot other between "apples" and "pears""#, fixture: fixture,
-            options: testOptions(timeout: .milliseconds(300), record: .missing))))
+            sgr: "1;31", "timeout 300ms\n" + #"snapshot other between "apples" and "pears""#, fixture: fixture,
+            options: testOptions(record: .missing))))
         #expect(missing.message.contains(#"the screen has no rows between "apples" and "pears""#), "\(missing.message)")
     }
 }

@@ -180,6 +180,7 @@ import Harness
             size 20x4
             launch
             expect "shot"
+            timeout 300ms
             snapshot screen
             """
         let first = try #require(failure(of: try await fixture.run(source, name: "snapper.flow", options: testOptions(record: .missing))))
@@ -193,7 +194,7 @@ import Harness
                           at: "snapper.flow")
         let changed = try #require(failure(of: try await fixture.run(
             String(contentsOfFile: fixture.folder + "/snapper.flow", encoding: .utf8), name: "snapper.flow",
-            options: testOptions(timeout: .milliseconds(300), record: .never, artifacts: fixture.folder + "/artifacts"))))
+            options: testOptions(record: .never, artifacts: fixture.folder + "/artifacts"))))
         #expect(changed.summary == "snapshot screen: Snapshot \"snapper.screen\" does not match its reference.")
         #expect(changed.message.contains("+│shoot"))
     }

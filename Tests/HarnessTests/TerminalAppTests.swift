@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 import Testing
+import TestSupport
 
 /// `TerminalApp` with ordinary programs: what the launch protocol passes (its flags come right
 /// after the program, see docs/PROTOCOL.md), and how a launch that never reaches "ready" fails.
@@ -9,7 +10,7 @@ import Testing
         var launch = AppLaunch(executable: executable, arguments: arguments)
         launch.launchProtocol = launchProtocol
         launch.readyTimeout = .milliseconds(400)
-        launch.defaultTimeout = .seconds(5)
+        launch.defaultTimeout = mustSucceedTimeout
         launch.size = TerminalSize(cols: 200, rows: 60)
         return launch
     }

@@ -17,3 +17,8 @@ private let testPath = ["/usr/local/bin", "/usr/bin", "/bin"]
 public func isInstalled(_ name: String) -> Bool {
     testPath.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
 }
+
+/// The limit of a wait that must succeed: it only catches a hang, so it is long enough that
+/// no load ever reaches it (the passing test never waits for it). A check that fails by
+/// waiting passes its own short limit instead.
+public let mustSucceedTimeout: Duration = .seconds(60)

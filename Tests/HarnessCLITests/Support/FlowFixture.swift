@@ -38,8 +38,9 @@ struct FlowFixture {
     }
 }
 
-/// Options with a short default timeout and a fixed environment.
-func testOptions(timeout: Duration = .seconds(5), record: SnapshotRecordMode? = .never, artifacts: String? = nil,
+/// Options with a fixed environment and, by default, the timeout of waits that must succeed
+/// (a flow that fails by waiting passes its own short `timeout`).
+func testOptions(timeout: Duration = mustSucceedTimeout, record: SnapshotRecordMode? = .never, artifacts: String? = nil,
                  extra: [String: String] = [:]) -> FlowExecutor.Options {
     var environment = testEnvironment
     environment["HARNESS_PRODUCTS_DIR"] = BuildProducts.directory.path
