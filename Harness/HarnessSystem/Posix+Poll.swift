@@ -20,6 +20,16 @@ extension Posix {
         package static let invalid = PollEvents(rawValue: Int16(POLLNVAL))
         /// Hang-up, error or an invalid descriptor: reported whether asked for or not.
         package static let failures: PollEvents = [.hangUp, .error, .invalid]
+        /// What a loop asks of a descriptor it reads and has output queued for.
+        package static let readableOrWritable: PollEvents = [.readable, .writable]
+        /// What tells a reader to read: data, or a failure it reads to find out.
+        package static let readableOrFailed: PollEvents = [.readable, .hangUp, .error, .invalid]
+        /// Whether any of `other`'s events is in this set (a bit test, not the generic
+        /// `SetAlgebra` path another module's caller would take).
+        package func containsAny(of other: PollEvents) -> Bool { rawValue & other.rawValue != 0 }
+        // Loops use these constants rather than array literals: a literal of this type in another
+        // module builds the set through the standard library's unspecialized generic code
+        // (`SetAlgebra.init(_:)` with its iterator and metadata lookups), on every turn of the loop.
     }
 
     /// One entry of a poll set that a loop keeps and refills (`pollfd`).

@@ -43,7 +43,7 @@ extension SessionCore {
                 }
             }
             descriptors.removeAll(keepingCapacity: true)
-            if !masterAtEnd { descriptors.append(Posix.pollDescriptor(fd: master, events: wantsWrite ? [.readable, .writable] : .readable)) }
+            if !masterAtEnd { descriptors.append(Posix.pollDescriptor(fd: master, events: wantsWrite ? .readableOrWritable : .readable)) }
             var timeout: Int32 = -1
             if let drainDeadline {
                 let now = DispatchTime.now().uptimeNanoseconds
@@ -56,10 +56,10 @@ extension SessionCore {
             }
             if !masterAtEnd {
                 let masterEvents = descriptors[0].returnedEvents
-                if !masterEvents.intersection([.readable, .hangUp, .error, .invalid]).isEmpty {
+                if masterEvents.containsAny(of: .readableOrFailed) {
                     masterAtEnd = readAvailable(buffer, maximumReads: 16)
                 }
-                if masterEvents.contains(.writable) { withLock { flushOutgoingLocked() } }
+                if masterEvents.containsAny(of: .writable) { withLock { flushOutgoingLocked() } }
             }
             // The end of the terminal after the child was reaped: every byte was read.
             if masterAtEnd { publishExitIfNeeded() }

@@ -171,7 +171,7 @@ package final class FrameConnection: @unchecked Sendable {
 
             let ready: [Posix.PollEvents]
             do {
-                let events: Posix.PollEvents = wantsWrite ? [.readable, .writable] : .readable
+                let events: Posix.PollEvents = wantsWrite ? .readableOrWritable : .readable
                 ready = try loop.wait([(fd, events)], timeoutMilliseconds: hasJobs ? 0 : -1)
             } catch {
                 closeFromIOThread(.socketError(error))
