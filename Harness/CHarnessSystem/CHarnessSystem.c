@@ -239,7 +239,62 @@ static void run_pipes_child(const struct spawn_request *request, int report_fd, 
 
 // --- parent side -------------------------------------------------------------
 
+// Spawns in flight: from before fork until the child has executed (or exited after a failure),
+// a child holds copies of every descriptor of this process. A list of tickets, oldest first,
+// lets `harness_wait_for_spawns_in_flight` wait for the spawns that had begun when it was
+// called, and for no later one (so spawns that keep coming cannot starve it).
+struct spawn_ticket {
+    unsigned long long number;
+    struct spawn_ticket *previous;
+    struct spawn_ticket *next;
+};
+
+static pthread_mutex_t in_flight_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t in_flight_changed = PTHREAD_COND_INITIALIZER;
+static struct spawn_ticket *oldest_in_flight = NULL;
+static struct spawn_ticket *newest_in_flight = NULL;
+static unsigned long long next_ticket_number = 0;
+
+static void enter_spawn(struct spawn_ticket *ticket) {
+    pthread_mutex_lock(&in_flight_lock);
+    ticket->number = next_ticket_number++;
+    ticket->previous = newest_in_flight;
+    ticket->next = NULL;
+    if (newest_in_flight != NULL) newest_in_flight->next = ticket; else oldest_in_flight = ticket;
+    newest_in_flight = ticket;
+    pthread_mutex_unlock(&in_flight_lock);
+}
+
+static void leave_spawn(struct spawn_ticket *ticket) {
+    pthread_mutex_lock(&in_flight_lock);
+    if (ticket->previous != NULL) ticket->previous->next = ticket->next; else oldest_in_flight = ticket->next;
+    if (ticket->next != NULL) ticket->next->previous = ticket->previous; else newest_in_flight = ticket->previous;
+    pthread_cond_broadcast(&in_flight_changed);
+    pthread_mutex_unlock(&in_flight_lock);
+}
+
+void harness_wait_for_spawns_in_flight(void) {
+    pthread_mutex_lock(&in_flight_lock);
+    unsigned long long horizon = next_ticket_number;
+    while (oldest_in_flight != NULL && oldest_in_flight->number < horizon) {
+        pthread_cond_wait(&in_flight_changed, &in_flight_lock);
+    }
+    pthread_mutex_unlock(&in_flight_lock);
+}
+
+static int spawn_registered(const struct spawn_request *request, pid_t *pid, int *failed_step);
+
 static int spawn(const struct spawn_request *request, pid_t *pid, int *failed_step) {
+    struct spawn_ticket ticket;
+    enter_spawn(&ticket);
+    int result = spawn_registered(request, pid, failed_step);
+    leave_spawn(&ticket);
+    return result;
+}
+
+// Returns once the child has executed (its report pipe closed: every other descriptor it had
+// was closed before) or, after a failure, exited and been reaped.
+static int spawn_registered(const struct spawn_request *request, pid_t *pid, int *failed_step) {
     int report[2];
     int saved;
     if (harness_pipe(report, 0) != 0) { *failed_step = HARNESS_SPAWN_STEP_PIPE; return errno; }

@@ -33,6 +33,14 @@ extension Posix {
         }
     }
 
+    /// Returns once every spawn that had begun when it was called is done: until its child
+    /// executes, it holds a copy of every descriptor of this process, so a descriptor closed
+    /// meanwhile is not released yet (a listening socket keeps its port). Later spawns do not
+    /// delay it.
+    package static func waitForSpawnsInFlight() {
+        harness_wait_for_spawns_in_flight()
+    }
+
     /// Runs one of the C shim's spawn functions with the arguments, environment and working
     /// directory as C strings; returns the new pid or throws naming the step that failed.
     private static func spawn(

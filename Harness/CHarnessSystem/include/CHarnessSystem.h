@@ -76,6 +76,12 @@ int harness_spawn_with_pipes(const char *path,
 /// errno set.
 int harness_pipe(int fds[2], int nonblocking);
 
+/// Returns once every spawn above that had begun when it was called has finished: its child
+/// executed (after closing every descriptor but its standard ones) or exited. Until then such a
+/// child may hold a copy of any descriptor of this process: one closed here is not released (a
+/// listening socket keeps its port) before this returns.
+void harness_wait_for_spawns_in_flight(void);
+
 /// `socket(2)` close-on-exec (and non-blocking when `nonblocking` is not 0), atomically
 /// (`SOCK_CLOEXEC` on Linux; under the descriptor lock on Darwin, where the socket also gets
 /// `SO_NOSIGPIPE`). Returns the descriptor, or -1 with errno set.

@@ -225,6 +225,9 @@ final class EventLoop: @unchecked Sendable {
         }
         connections.removeAll()
         Posix.closeIgnoringErrors(listener)
+        // A program another thread was spawning may have been forked with a copy of the
+        // listener; the port is free once such children have executed.
+        Posix.waitForSpawnsInFlight()
         loop.close()
         handler = nil
         finished.signal()

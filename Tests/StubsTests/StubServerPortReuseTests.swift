@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import Stubs
+import HarnessSystem
+
+/// `stop()` frees the port for good before it returns, also while other threads of the process
+/// spawn programs: a child forked just before the listener was closed holds a copy of it until
+/// it closes its descriptors on the way to exec, and a port bound again in that window is "in
+/// use". `stop()` waits for such children (`Posix.waitForSpawnsInFlight()`).
+@Suite struct StubServerPortReuseTests {
+    /// Spawns `/bin/true` over and over on a thread of its own until stopped.
+    final class Spawner: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stopped = false
+        private(set) var spawned = 0
+        private let done = DispatchSemaphore(value: 0)
+
+        func start() {
+            Thread {
+                let null = try! Posix.openForReading("/dev/null")
+                defer { Posix.closeIgnoringErrors(null) }
+                while !self.lock.withLock({ self.stopped }) {
+                    let pid = try! Posix.spawnWithPipes(
+                        path: "/bin/true", arguments: ["true"], environment: [], workingDirectory: nil,
+                        standardInput: null, standardOutput: null, standardError: null)
+                    _ = try! Posix.waitForTermination(pid)
+                    self.lock.withLock { self.spawned += 1 }
+                }
+                self.done.signal()
+            }.start()
+        }
+
+        func stop() {
+            lock.withLock { stopped = true }
+            done.wait()
+        }
+    }
+
+    @Test func thePortCanBeBoundAgainAsSoonAsStopReturnsWhileOtherThreadsSpawn() throws {
+        let spawners = [Spawner(), Spawner()]
+        for spawner in spawners { spawner.start() }
+        defer { for spawner in spawners { spawner.stop() } }
+        var server = try StubServerURLSessionTests.serverBelowTheEphemeralPorts()
+        let port = server.port
+        for round in 0..<100 {
+            server.stop()
+            do {
+                server = try StubServer(port: port)
+            } catch {
+                Issue.record("round \(round): \(error)")
+                return
+            }
+        }
+        server.stop()
+        #expect(spawners.allSatisfy { $0.spawned > 0 })
+    }
+}
