@@ -3,7 +3,14 @@ import Harness
 import TestSupport
 
 /// Runs `harness ARGUMENTS` in `directory` and waits for it (off the cooperative pool).
+/// `harness run` gets `--timeout` of ``mustSucceedTimeout`` unless the arguments set one: its
+/// own default (10 s) is a limit a loaded machine can reach in a flow that must pass. A flow
+/// that fails by waiting sets a short `timeout` step of its own.
 func runHarness(_ arguments: [String], in directory: String, environment extra: [String: String] = [:]) async throws -> ProgramOutput {
+    var arguments = arguments
+    if arguments.first == "run", !arguments.contains("--timeout") {
+        arguments += ["--timeout", "\(mustSucceedTimeout.components.seconds)s"]
+    }
     var environment = ProcessInfo.processInfo.environment
     environment["HARNESS_RECORD"] = "never"
     environment["HARNESS_PRODUCTS_DIR"] = BuildProducts.directory.path
