@@ -206,3 +206,18 @@ public final class TerminalApp: Sendable {
         return "\(status); its screen:\n\(session.screen.framed())"
     }
 }
+
+/// Typing, keys, the mouse, the screen, the output and the waits, straight on the app: each
+/// goes to ``TerminalApp/session``.
+///
+/// ```swift
+/// try await TerminalApp.with(launch) { app in
+///     try app.press(.enter)
+///     try await app.waitFor(text: "Todos (7)")
+///     assertSnapshot(of: app.screen, as: .screen(), named: "loaded")
+/// }
+/// ```
+extension TerminalApp: TerminalDriving {
+    /// The app's session.
+    public var terminalSession: TerminalSession { session }
+}

@@ -15,7 +15,8 @@ import HarnessSystem
 /// The program runs in its own session and process group with the pty as its controlling
 /// terminal and as stdin, stdout and stderr. Its output is read continuously on a dedicated
 /// thread and fed to a `Terminal`; each chunk wakes the pending waits. The session is safe to
-/// use from any thread or task.
+/// use from any thread or task. Input, the screen and the waits are those of
+/// ``TerminalDriving``, which ``TerminalApp`` shares.
 public final class TerminalSession: Sendable {
     let core: SessionCore
     /// The configuration the session was launched with.
@@ -96,18 +97,6 @@ public final class TerminalSession: Sendable {
     /// The program's process id; also its process group and session id.
     public var pid: Int32 { core.pid }
 
-    /// The current terminal size.
-    public var size: TerminalSize { core.currentSize }
-
-    /// What the terminal shows now.
-    public var screen: ScreenSnapshot { core.snapshot() }
-
-    /// The terminal modes the program set (application cursor keys, bracketed paste, ...).
-    public var modes: TerminalModes { core.modes }
-
-    /// How the program ended, once it did and its output was read; nil while it runs.
-    public var exitStatus: ExitStatus? { core.currentExitStatus }
-
     /// Runs `handler` once, on the session's thread, when the program has exited and all its
     /// output was read; at once if it already has.
     public func onExit(_ handler: @escaping @Sendable (ExitStatus) -> Void) {
@@ -120,13 +109,7 @@ public final class TerminalSession: Sendable {
     /// The last (up to 4 KiB) raw bytes the program wrote.
     public var recentOutput: [UInt8] { core.recentOutput }
 
-    // MARK: - Resize and termination
-
-    /// Sets the window size (`TIOCSWINSZ`; the kernel sends SIGWINCH to the foreground process
-    /// group) and resizes the screen model.
-    public func resize(cols: Int, rows: Int) throws {
-        try core.resize(TerminalSize(cols: cols, rows: rows))
-    }
+    // MARK: - Termination
 
     /// Ends the program's whole process group: SIGHUP and SIGTERM, up to `grace` for it to
     /// exit, then SIGKILL; then stops reading and closes the terminal. Idempotent: later calls

@@ -1,7 +1,7 @@
 import Foundation
 import TerminalEmulator
 
-/// What a wait on the output stream found (``TerminalSession/waitForOutput(text:timeout:fileID:filePath:line:column:)``).
+/// What a wait on the output stream found (``TerminalDriving/waitForOutput(text:timeout:fileID:filePath:line:column:)``).
 ///
 /// Offsets are absolute UTF-8 offsets in the session's printed text (see
 /// `TerminalEmulator.PrintedText`): they only grow, whatever was dropped before.

@@ -16,7 +16,7 @@ import TerminalEmulator
 /// try session.scroll(.down, count: 3, at: .cell(row: 5, col: 0))
 /// try session.drag(from: .cell(row: 1, col: 0), to: .cell(row: 1, col: 20))
 /// ```
-extension TerminalSession {
+extension TerminalDriving {
     /// Presses and releases `button` on the target (X10 mode reports the press only).
     public func click(_ target: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = []) throws {
         try sendGesture("click \(target)", target) { at in

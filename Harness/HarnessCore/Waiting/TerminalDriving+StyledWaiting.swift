@@ -1,7 +1,7 @@
 import Synchronization
 import TerminalEmulator
 
-extension TerminalSession {
+extension TerminalDriving {
     // MARK: - Styles and areas
 
     /// Waits until a row of the screen shows `text` with `style` in every cell (inside `area`

@@ -1,7 +1,7 @@
 import Foundation
 import TerminalEmulator
 
-extension TerminalSession {
+extension TerminalDriving {
     /// Sends raw bytes to the program. Never blocks: what the pty does not accept now is
     /// written by the reader thread as the program reads.
     public func send(_ bytes: [UInt8]) throws {
@@ -30,9 +30,12 @@ extension TerminalSession {
     /// program enabled bracketed paste (`CSI ? 2004 h`) the text is wrapped in
     /// `ESC [ 200 ~` ... `ESC [ 201 ~` (any end marker inside the text is removed).
     public func paste(_ text: String) throws {
-        try core.send(Self.pasteBytes(text, bracketed: core.modes.bracketedPaste))
+        try core.send(TerminalSession.pasteBytes(text, bracketed: core.modes.bracketedPaste))
     }
+}
 
+extension TerminalSession {
+    /// The bytes a terminal writes when `text` is pasted.
     static func pasteBytes(_ text: String, bracketed: Bool) -> [UInt8] {
         var body = text.replacingOccurrences(of: "\r\n", with: "\r").replacingOccurrences(of: "\n", with: "\r")
         guard bracketed else { return Array(body.utf8) }

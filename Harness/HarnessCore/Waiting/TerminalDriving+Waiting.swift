@@ -3,7 +3,7 @@ import TerminalEmulator
 import HarnessSystem
 import Synchronization
 
-extension TerminalSession {
+extension TerminalDriving {
     /// Waits until the screen shows `text`, or a line that scrolled off the top since the last
     /// input or the last matching screen wait showed it, and returns that screen.
     ///

@@ -1,0 +1,47 @@
+import TerminalEmulator
+
+/// A program on a terminal that a test drives: a ``TerminalSession``, or a ``TerminalApp``
+/// (which drives its session).
+///
+/// Typing, keys, the mouse, the screen, the output stream and the waits are written once, in
+/// extensions of this protocol, and both types have them. A helper written against
+/// `some TerminalDriving` works with either:
+///
+/// ```swift
+/// func calculate(_ expression: String, on terminal: some TerminalDriving) async throws -> String {
+///     try terminal.type(expression + "\r")
+///     return try await terminal.waitForOutput(regex: "^-?[0-9.]+$").text
+/// }
+/// ```
+public protocol TerminalDriving: Sendable {
+    /// The session that runs the program: the session itself, or the app's session.
+    var terminalSession: TerminalSession { get }
+}
+
+extension TerminalSession: TerminalDriving {
+    /// The session itself.
+    public var terminalSession: TerminalSession { self }
+}
+
+extension TerminalDriving {
+    /// The session's engine: the reader thread, the screen model and the waiters.
+    var core: SessionCore { terminalSession.core }
+
+    /// What the terminal shows now.
+    public var screen: ScreenSnapshot { core.snapshot() }
+
+    /// How the program ended, once it did and its output was read; nil while it runs.
+    public var exitStatus: ExitStatus? { core.currentExitStatus }
+
+    /// The current terminal size.
+    public var size: TerminalSize { core.currentSize }
+
+    /// The terminal modes the program set (application cursor keys, bracketed paste, ...).
+    public var modes: TerminalModes { core.modes }
+
+    /// Sets the window size (`TIOCSWINSZ`; the kernel sends SIGWINCH to the foreground process
+    /// group) and resizes the screen model.
+    public func resize(cols: Int, rows: Int) throws {
+        try core.resize(TerminalSize(cols: cols, rows: rows))
+    }
+}
