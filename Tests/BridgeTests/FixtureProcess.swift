@@ -26,12 +26,10 @@ final class FixtureProcess: Sendable {
         configuration.defaultTimeout = .seconds(600)
         session = try PipedSession.launch(configuration)
         guard let listener else { return }
-        let session = self.session
-        Task.detached { [weak listener] in
-            // Ends when the fixture exits (or `terminate()` ends it): the listener learns why.
-            let status = (try? await session.waitForExit())?.status ?? session.terminate(grace: .zero)
-            listener?.appExited(status.description)
-        }
+        // On the session's own thread when the fixture exits (or `terminate()` ends it): the
+        // listener learns why without waiting for a turn on the cooperative pool, which a
+        // loaded run can keep busy for a minute.
+        session.onExit { [weak listener] output in listener?.appExited(output.status.description) }
     }
 
     /// Launches the fixture on `listener`'s bridge.

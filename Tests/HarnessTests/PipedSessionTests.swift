@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 import Harness
@@ -28,6 +29,33 @@ import HarnessSystem
         #expect(output.standardError == "err\n")
         #expect(session.exitStatus == .exited(3))
         #expect(try await session.waitForExit() == output, "a second wait gets the same result")
+    }
+
+    /// `onExit` runs once, on the thread that completes the result and before any wait returns
+    /// (so it never waits for the cooperative pool): registered before the exit it gets the
+    /// whole output; registered after it, at once; a program ended by `terminate` reports that
+    /// end too.
+    @Test func onExitRunsOnceOnTheSessionsThreadBeforeTheWaitReturns() async throws {
+        let calls = Mutex<[PipedSession.Output]>([])
+        let record: @Sendable (PipedSession.Output) -> Void = { output in calls.withLock { $0.append(output) } }
+        let session = try PipedSession.launch(piped("sh", ["-c", "read line; echo \"got $line\"; exit 4"], input: .text("x\n")))
+        defer { session.terminate() }
+        session.onExit(record)
+        let output = try await session.waitForExit()
+        #expect(output.status == .exited(4) && output.standardOutput == "got x\n")
+        #expect(calls.withLock { $0 } == [output], "the handler ran before the wait returned")
+        session.onExit(record)
+        #expect(calls.withLock { $0 } == [output, output], "registered after the end, it runs at once")
+        session.terminate()
+        #expect(calls.withLock { $0.count } == 2, "terminate after the end calls nobody again")
+
+        let hanging = try PipedSession.launch(piped("sleep", ["1000"]))
+        let ended = Mutex<[HarnessCore.ExitStatus]>([])
+        hanging.onExit { output in ended.withLock { $0.append(output.status) } }
+        #expect(ended.withLock { $0 }.isEmpty)
+        let status = hanging.terminate()
+        #expect(status == .signaled(SIGTERM) || status == .signaled(SIGKILL))
+        #expect(ended.withLock { $0 } == [status])
     }
 
     @Test func inputFromAFileAndNoInputAtAll() async throws {

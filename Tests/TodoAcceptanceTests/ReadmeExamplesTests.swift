@@ -228,7 +228,7 @@ struct ReadmeExamplesTests {
     /// included, although `swift test` sets `NO_COLOR`: the flow's `env NO_COLOR=` undoes it).
     @Test func theTourFlowPasses() async throws {
         var launch = AppLaunch(executable: try BuildProducts.executable(named: "harness").path,
-                               arguments: ["run", Self.tourFlow, "--record", "never", "--jobs", "1"])
+                               arguments: ["run", Self.tourFlow, "--record", "never", "--jobs", "1", "--timeout", "60s"])
         launch.workingDirectory = Self.root.path
         launch.environment = ["TERM": "xterm-256color"]
         launch.defaultTimeout = .seconds(120)

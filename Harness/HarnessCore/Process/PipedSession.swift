@@ -210,6 +210,15 @@ public final class PipedSession: Sendable {
     /// Everything read from the program's standard error so far.
     public var standardErrorSoFar: Data { core.standardErrorSoFar }
 
+    /// Runs `handler` once, with what ``waitForExit(timeout:)`` returns, when the program has
+    /// exited and both outputs were read to the end (or when ``terminate(grace:)`` ended the
+    /// session without them): on the session's own thread, before any wait is resumed, so it
+    /// does not depend on Swift's cooperative pool; at once if the program already ended.
+    /// Keep it quick.
+    public func onExit(_ handler: @escaping @Sendable (Output) -> Void) {
+        core.onExit(handler)
+    }
+
     // MARK: - Waiting and termination
 
     /// Waits until the program has exited and both of its outputs were read to the end, and

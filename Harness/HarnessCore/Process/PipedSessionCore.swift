@@ -41,6 +41,8 @@ final class PipedSessionCore: @unchecked Sendable {
     private var reaperFinished = false
     private var stopRequested = false
     private(set) var isClosed = false
+    /// Called once with the result, before the waits are resumed (``PipedSession/onExit(_:)``).
+    private var exitHandlers: [@Sendable (PipedProgram.Output) -> Void] = []
     /// The waits for the result (they wait for nothing else).
     private let waiters = WaiterTable<Void, PipedProgram.Output>()
 
@@ -223,9 +225,23 @@ final class PipedSessionCore: @unchecked Sendable {
         let output = PipedProgram.Output(status: status, standardOutput: standardOutput, standardError: standardError)
         result = output
         let pending = waiters.removeAll()
+        let handlers = exitHandlers
+        exitHandlers = []
         condition.broadcast()
         condition.unlock()
+        for handler in handlers { handler(output) }
         for waiter in pending { waiter.resume(returning: output) }
+    }
+
+    /// Runs `handler` once with the result: on the thread that completes it, or at once (on
+    /// this thread) when it is already there.
+    func onExit(_ handler: @escaping @Sendable (PipedProgram.Output) -> Void) {
+        let output: PipedProgram.Output? = withLock {
+            if let result { return result }
+            exitHandlers.append(handler)
+            return nil
+        }
+        if let output { handler(output) }
     }
 
     // MARK: - Waiting
