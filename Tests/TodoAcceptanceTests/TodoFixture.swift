@@ -130,6 +130,10 @@ enum TodoFixture {
 
     /// Launch values that make the app's request timeout a day: with a hanging stub the app then
     /// stays on "Loading…" until the test ends it, however slowly the machine runs the test.
+    /// Every launch of ``launch(network:size:values:)`` has them unless `values` sets its own
+    /// `api.timeout` (the test of the timeout sets 1 s): with the app's own 10 s, a machine
+    /// loaded enough made a stub's answer arrive after it, and the app showed "did not answer
+    /// in time" where the test expected the list.
     static let neverTimesOut = ["api.timeout": "86400"]
 
     static func launch(
@@ -142,7 +146,7 @@ enum TodoFixture {
         launch.network = server?.baseURL
         launch.size = size
         launch.frozenClock = clock
-        launch.values = values
+        launch.values = neverTimesOut.merging(values) { $1 }
         launch.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8"]
         launch.unsetEnvironment = ["NO_COLOR"]
         launch.defaultTimeout = waitLimit
