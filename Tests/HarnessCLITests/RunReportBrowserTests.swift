@@ -13,7 +13,7 @@ import HarnessCore
     static let failingFlow = """
         app ${HARNESS_PRODUCTS_DIR}/todo
         size 80x24
-        timeout 5s
+        timeout 60s
         stub GET /todos 500 text "database down"
 
         launch

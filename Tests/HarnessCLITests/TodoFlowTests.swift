@@ -18,9 +18,9 @@ import Harness
         return fixture
     }
 
-    let header = "app ${HARNESS_PRODUCTS_DIR}/todo\ntimeout 5s\n"
+    let header = "app ${HARNESS_PRODUCTS_DIR}/todo\ntimeout 60s\n"  // every wait before the failing one must succeed
 
-    /// A bridge that ends under a `spy` line says so at once, not "within 5s" it did not wait.
+    /// A bridge that ends under a `spy` line says so at once, not "within 60s" it did not wait.
     @Test func aSpyWaitEndedByTheAppsExitSaysSo() async throws {
         let fixture = try makeFixture()
         defer { fixture.remove() }
@@ -33,7 +33,7 @@ import Harness
         let failed = try #require(failure(of: outcome))
         #expect(failed.position?.line == 6)
         #expect(failed.message.contains("while waiting for the spy's call 1"), "\(failed.message)")
-        #expect(!failed.message.contains("within 5s"), "\(failed.message)")
+        #expect(!failed.message.contains("within 60s"), "\(failed.message)")
     }
 
     /// A program that starts but never brings its bridge up did launch: the heading says that.
