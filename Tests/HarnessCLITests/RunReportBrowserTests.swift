@@ -90,9 +90,11 @@ import HarnessCore
     @Test func mergeReportsJoinsShardsWithTheirFilesJUnitAndHistory() async throws {
         let fixture = try makeSuite()
         defer { fixture.remove() }
+        var shardOutputs: [String] = []  // shown when a check below fails
         for index in 1...2 {
             let output = try await runHarness(["run", "suite", "--shard", "\(index)/2", "--artifacts", "shard-\(index)"], in: fixture.folder)
             #expect(output.status <= 1, "\(output.stderr)")
+            shardOutputs.append("shard \(index)/2:\n\(output.stdout)\(output.stderr)")
         }
         let merged = try await runHarness(["merge-reports", "merged", "shard-1", "shard-2", "--history", "history"], in: fixture.folder)
         #expect(merged.status == 0, "\(merged.stderr)")
@@ -103,7 +105,7 @@ import HarnessCore
         #expect(report.shards.sorted() == ["1/2", "2/2"])
         let broken = try #require(report.flows.first)
         #expect(broken.history?.count == 1)
-        let cast = try #require(broken.attempts.first?.artifacts?.cast)
+        let cast = try #require(broken.attempts.first?.artifacts?.cast, "\(shardOutputs.joined(separator: "\n"))")
         #expect(cast.hasPrefix("shard-"))
         #expect(FileManager.default.fileExists(atPath: fixture.folder + "/merged/" + cast), "links stay valid")
         let trace = try #require(broken.attempts.first?.trace)
