@@ -73,14 +73,17 @@ public final class HarnessHost: @unchecked Sendable {
     ///   - environment: where the token (`HARNESS_BRIDGE_TOKEN`) and the environment
     ///     carrier's variables are read from.
     ///   - appName: the name sent in the hello; defaults to the process name.
-    ///   - handshakeTimeout: how long to wait for the harness's welcome.
+    ///   - handshakeTimeout: how long to wait for the harness's welcome. The harness that
+    ///     launched the app answers at once, and one that is gone refuses the connection, so the
+    ///     limit only catches a harness that hangs: a short one made a loaded machine's app give
+    ///     up on a harness that was merely slow.
     /// - Throws: ``LaunchOptionsError`` when a harness flag is malformed. Connection
     ///   problems do not throw: they are returned in ``HarnessLaunch/bridgeError``.
     public static func start(
         arguments: [String] = CommandLine.arguments,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         appName: String? = nil,
-        handshakeTimeout: Duration = .seconds(10),
+        handshakeTimeout: Duration = .seconds(60),
         maxFrameSize: Int = BridgeProtocol.defaultMaxFrameSize
     ) throws(LaunchOptionsError) -> HarnessLaunch {
         let parsed = try LaunchOptions.parse(arguments: arguments, environment: environment)

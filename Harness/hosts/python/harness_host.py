@@ -670,12 +670,13 @@ class _CallError(Exception):
 # MARK: - Start
 
 
-def start(arguments=None, environment=None, app_name=None, handshake_timeout=10.0,
+def start(arguments=None, environment=None, app_name=None, handshake_timeout=60.0,
           max_frame_size=DEFAULT_MAX_FRAME_SIZE):
     """Reads the launch options (from `sys.argv` and `os.environ` by default) and joins the
     bridge when one is named. Raises `LaunchError` when the options are malformed; a bridge
     that cannot be joined is not an error (see `Launch.bridge_error`). `handshake_timeout` is
-    how many seconds to wait for the harness's welcome; None waits until it answers or closes."""
+    how many seconds to wait for the harness's welcome (only a hung harness takes that long);
+    None waits until it answers or closes."""
     from_process = environment is None
     arguments = list(sys.argv if arguments is None else arguments)
     environment = dict(os.environ if environment is None else environment)
