@@ -111,7 +111,7 @@ import Harness
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in 0..<250 { host.publish("tick", [thread, index]) }
         }
-        let events = try await connected.app.nextEvents(1000, named: "tick", timeout: .seconds(30))
+        let events = try await connected.app.nextEvents(1000, named: "tick", timeout: mustSucceedTimeout)
         #expect(events.map(\.seq) == Array(0..<1000))
         let pairs = try events.map { try $0.decode(as: [Int].self) }
         for thread in 0..<4 {

@@ -78,7 +78,7 @@ struct PythonHostProtocolTests {
         }
         guard case .hello(let version, let token, _, let name) = hello else { Issue.record("got \(hello)"); return }
         #expect(version == 2 && token == "wrong" && name == "pytest-app")
-        let output = try await app.waitForExit(timeout: .seconds(30))
+        let output = try await app.waitForExit(timeout: mustSucceedTimeout)
         #expect(output.shellStatus == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("host: False"))
         #expect(output.standardOutput.contains("arguments: ['mine']"))
@@ -117,7 +117,7 @@ struct PythonHostProtocolTests {
             "1 result 42", "2 result 42", "3 error badParams", "4 error unknownName [answer, double]",
         ])
         #expect(closed, "the host must drop the connection after a malformed frame")
-        let output = try await app.waitForExit(timeout: .seconds(30))
+        let output = try await app.waitForExit(timeout: mustSucceedTimeout)
         #expect(output.shellStatus == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("the bridge ended; the app carries on"))
     }
@@ -140,7 +140,7 @@ struct PythonHostProtocolTests {
     func withoutTheLaunchProtocolItIsInert(environment: [String: String]) async throws {
         let app = try Self.python(["--verbose", "--", "--harness-bridge"], environment: environment)
         defer { app.terminate() }
-        let output = try await app.waitForExit(timeout: .seconds(30))
+        let output = try await app.waitForExit(timeout: mustSucceedTimeout)
         #expect(output.shellStatus == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("options: False host: False"))
         #expect(output.standardOutput.contains("arguments: ['--verbose', '--', '--harness-bridge'] threads: 1"))
@@ -160,7 +160,7 @@ struct PythonHostProtocolTests {
         configuration.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin"].merging(environment) { $1 }
         let app = try PipedSession.launch(configuration)
         defer { app.terminate() }
-        let output = try await app.waitForExit(timeout: .seconds(30))
+        let output = try await app.waitForExit(timeout: mustSucceedTimeout)
         #expect(output.shellStatus == 64)
         #expect(output.standardError.contains(reason), "\(output.standardError)")
     }

@@ -13,7 +13,7 @@ import Harness
             executable: try BuildProducts.executable(named: "harness").path,
             arguments: ["record", "--out", "recorded/bc.flow", "--size", "60x10", "--"] + program,
             environment: testEnvironment,
-            workingDirectory: fixture.folder, size: TerminalSize(cols: 80, rows: 24), defaultTimeout: .seconds(10)))
+            workingDirectory: fixture.folder, size: TerminalSize(cols: 80, rows: 24), defaultTimeout: mustSucceedTimeout))
     }
 
     @Test(.enabled(if: isInstalled("bc")))

@@ -12,7 +12,7 @@ struct MouseDialogTests {
             executable: "dialog",
             arguments: ["--stdout", "--menu", "Pick a vegetable", "12", "40", "3",
                         "apple", "A fruit", "bean", "A legume", "carrot", "A root"],
-            environment: testEnvironment, size: TerminalSize(cols: 60, rows: 16), defaultTimeout: .seconds(20)))
+            environment: testEnvironment, size: TerminalSize(cols: 60, rows: 16), defaultTimeout: mustSucceedTimeout))
         try await session.waitFor(text: "carrot")
         return session
     }
@@ -48,7 +48,7 @@ struct MouseDialogTests {
         ])
         launch.environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8"]
         launch.size = TerminalSize(cols: 60, rows: 16)
-        launch.defaultTimeout = .seconds(20)
+        launch.defaultTimeout = mustSucceedTimeout
         return launch
     }
 

@@ -34,7 +34,7 @@ import TerminalEmulator
     static func launchEcho(modes: [String], size: TerminalSize = TerminalSize(cols: 80, rows: 24)) async throws -> TerminalSession {
         let session = try TerminalSession.launch(.init(
             executable: "python3", arguments: ["-c", echoScript] + modes, environment: testEnvironment, size: size,
-            defaultTimeout: .seconds(20)))
+            defaultTimeout: mustSucceedTimeout))
         try await session.waitForOutput(text: "ready")
         return session
     }

@@ -21,7 +21,7 @@ import Testing
         launch.environment = ["GREETING": "hello"]
         let app = try PipedApp.launch(launch, standardInput: .text("from stdin\n"))
         defer { app.close(failed: false) }
-        let output = try await app.session.waitForExit(timeout: .seconds(30))
+        let output = try await app.session.waitForExit(timeout: mustSucceedTimeout)
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("--harness-network http://127.0.0.1:9 --harness-storage \(app.sandbox.path)") == true, "\(lines)")
         #expect(lines.first?.contains("--harness-clock 2023-11-14T22:13:20") == true, "\(lines)")
@@ -35,7 +35,7 @@ import Testing
         var launch = AppLaunch(executable: "/bin/echo", arguments: ["only", "mine"])
         launch.launchProtocol = .none
         let app = try PipedApp.launch(launch)
-        let output = try await app.session.waitForExit(timeout: .seconds(30))
+        let output = try await app.session.waitForExit(timeout: mustSucceedTimeout)
         #expect(output.standardOutput == "only mine\n")
         let sandbox = app.sandbox.path
         app.close(failed: false)

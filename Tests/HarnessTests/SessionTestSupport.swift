@@ -5,7 +5,7 @@ import Harness
 import TestSupport
 
 /// `/bin/sh -c script` under a terminal of `size`.
-func shell(_ script: String, size: TerminalSize = .standard, timeout: Duration = .seconds(20)) -> TerminalSession.Configuration {
+func shell(_ script: String, size: TerminalSize = .standard, timeout: Duration = mustSucceedTimeout) -> TerminalSession.Configuration {
     TerminalSession.Configuration(
         executable: "/bin/sh", arguments: ["-c", script], environment: testEnvironment, size: size, defaultTimeout: timeout)
 }

@@ -9,7 +9,7 @@ import HarnessSystem
 @Suite(.serialized) struct TerminalSessionTests {
     @Test func shellPromptEchoAndExit() async throws {
         let configuration = TerminalSession.Configuration(
-            executable: "sh", environment: testEnvironment, defaultTimeout: .seconds(20))
+            executable: "sh", environment: testEnvironment, defaultTimeout: mustSucceedTimeout)
         try await TerminalSession.withSession(configuration) { session in
             try await session.waitFor(text: "$ ")
             try session.type("echo hel''lo\r")
@@ -53,7 +53,7 @@ import HarnessSystem
             sys.stdin.readline()
             """#
         let session = try TerminalSession.launch(.init(
-            executable: "python3", arguments: ["-c", script], environment: testEnvironment, defaultTimeout: .seconds(20)))
+            executable: "python3", arguments: ["-c", script], environment: testEnvironment, defaultTimeout: mustSucceedTimeout))
         defer { session.terminate() }
         try await session.waitFor(text: "ready")
         try session.resize(cols: 91, rows: 17)
@@ -61,7 +61,7 @@ import HarnessSystem
     }
 
     @Test func catEchoesTypedTextIncludingWideCharacters() async throws {
-        let session = try TerminalSession.launch(.init(executable: "cat", environment: testEnvironment, defaultTimeout: .seconds(20)))
+        let session = try TerminalSession.launch(.init(executable: "cat", environment: testEnvironment, defaultTimeout: mustSucceedTimeout))
         defer { session.terminate() }
         try session.type("hello 世界")
         let typed = try await session.waitFor(text: "hello 世界")

@@ -238,7 +238,7 @@ import TestSupport
     @Test func waitForRequestResumesWhenTheRequestArrives() async throws {
         try await StubServer.with { server in
             server.stub(.any, .text("ok"))
-            async let waited = server.waitForRequest(matching: .post("/events"), timeout: .seconds(10))
+            async let waited = server.waitForRequest(matching: .post("/events"), timeout: mustSucceedTimeout)
             // Make sure the waiter is registered before the request is sent: unrelated requests first.
             _ = try await fetch(server.url("/other"))
             _ = try await fetch(server.url("/events"), method: "POST", body: Data("x".utf8))
