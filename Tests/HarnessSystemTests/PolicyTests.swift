@@ -54,6 +54,9 @@ private let interruptions = Atomic<Int>(0)
         #expect(try Posix.read(pipe.read, into: &buffer) == 3)
         #expect(try Posix.read(pipe.read, into: &buffer) == nil)
         Posix.closeIgnoringErrors(pipe.write)
+        // A program another test spawned just now holds a copy of the write end until it
+        // executes (close-on-exec); end of file comes once no copy is left.
+        Posix.waitForSpawnsInFlight()
         #expect(try Posix.read(pipe.read, into: &buffer) == 0, "end of file once the writer is gone")
     }
 
