@@ -18,18 +18,22 @@ import tty
 
 def main():
     path, socket, channel = sys.argv[1:4]
-    tty.setraw(0)
-    with open(path, "rb") as f:
-        data = f.read()
-    os.write(1, data)
-    os.write(1, b"\033[5n")
-    seen = b""
-    while b"\033[0n" not in seen:
-        chunk = os.read(0, 4096)
-        if not chunk:
-            break
-        seen += chunk
-    subprocess.run(["tmux", "-S", socket, "wait-for", "-S", channel], check=False)
+    try:
+        tty.setraw(0)
+        with open(path, "rb") as f:
+            data = f.read()
+        os.write(1, data)
+        os.write(1, b"\033[5n")
+        seen = b""
+        while b"\033[0n" not in seen:
+            chunk = os.read(0, 4096)
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        # Also after a failure: the test then compares what the pane shows and says how it
+        # differs, instead of waiting for a signal that never comes.
+        subprocess.run(["tmux", "-S", socket, "wait-for", "-S", channel], check=False)
     while os.read(0, 4096):
         pass
 

@@ -139,7 +139,9 @@ import TerminalEmulator
         guard started.status == 0 else {
             throw TmuxFailure(description: "tmux new-session failed (\(started.status)): \(started.output)")
         }
-        let waited = try run("/usr/bin/timeout", ["30", tmux, "-S", socket, "wait-for", channel])
+        // The script signals once tmux has parsed everything, or when it fails: the limit only
+        // catches a hang (30 s was reached once by a loaded machine's replay of `seq`).
+        let waited = try run("/usr/bin/timeout", ["300", tmux, "-S", socket, "wait-for", channel])
         guard waited.status == 0 else {
             throw TmuxFailure(description: "tmux wait-for \(channel) failed (\(waited.status)): \(waited.output)")
         }
