@@ -55,6 +55,9 @@ import HarnessSystem
         #expect(ended.withLock { $0 }.isEmpty)
         let status = hanging.terminate()
         #expect(status == .signaled(SIGTERM) || status == .signaled(SIGKILL))
+        // The reaper may still be running the handler when terminate returns; a wait returns
+        // only after it.
+        #expect(try await hanging.waitForExit().status == status)
         #expect(ended.withLock { $0 } == [status])
     }
 

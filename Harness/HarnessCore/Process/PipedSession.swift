@@ -212,9 +212,10 @@ public final class PipedSession: Sendable {
 
     /// Runs `handler` once, with what ``waitForExit(timeout:)`` returns, when the program has
     /// exited and both outputs were read to the end (or when ``terminate(grace:)`` ended the
-    /// session without them): on the session's own thread, before any wait is resumed, so it
+    /// session without them): on the session's own thread, before any wait returns, so it
     /// does not depend on Swift's cooperative pool; at once if the program already ended.
-    /// Keep it quick.
+    /// Keep it quick. (``terminate(grace:)`` may return while a handler still runs on the
+    /// session's thread; a wait returns after it.)
     public func onExit(_ handler: @escaping @Sendable (Output) -> Void) {
         core.onExit(handler)
     }

@@ -37,6 +37,9 @@ final class PipedSessionCore: @unchecked Sendable {
     private var reapedStatus: ExitStatus?
     /// Set once the program has exited and its output was read: what waits receive.
     private var result: PipedProgram.Output?
+    /// The result from the moment it is complete, while the exit handlers run and before
+    /// `result` (which the waits see) is set.
+    private var completedOutput: PipedProgram.Output?
     private var readerFinished = false
     private var reaperFinished = false
     private var stopRequested = false
@@ -218,18 +221,23 @@ final class PipedSessionCore: @unchecked Sendable {
     /// `force`, at teardown with whatever was read), resuming every pending wait.
     private func publishIfComplete(force: Bool = false) {
         condition.lock()
-        guard result == nil, let status = reapedStatus, force || (outputAtEnd && errorAtEnd) else {
+        guard completedOutput == nil, let status = reapedStatus, force || (outputAtEnd && errorAtEnd) else {
             condition.unlock()
             return
         }
         let output = PipedProgram.Output(status: status, standardOutput: standardOutput, standardError: standardError)
-        result = output
-        let pending = waiters.removeAll()
+        completedOutput = output
         let handlers = exitHandlers
         exitHandlers = []
+        condition.unlock()
+        // The handlers run before the result is visible, so no wait (one begun meanwhile
+        // included) returns before them.
+        for handler in handlers { handler(output) }
+        condition.lock()
+        result = output
+        let pending = waiters.removeAll()
         condition.broadcast()
         condition.unlock()
-        for handler in handlers { handler(output) }
         for waiter in pending { waiter.resume(returning: output) }
     }
 
@@ -237,7 +245,7 @@ final class PipedSessionCore: @unchecked Sendable {
     /// this thread) when it is already there.
     func onExit(_ handler: @escaping @Sendable (PipedProgram.Output) -> Void) {
         let output: PipedProgram.Output? = withLock {
-            if let result { return result }
+            if let completedOutput { return completedOutput }
             exitHandlers.append(handler)
             return nil
         }
