@@ -116,8 +116,6 @@ enum TodoFixture {
     /// 2023-11-14 22:13:20 UTC: the header shows "loaded 22:13".
     static let clock = Date(timeIntervalSince1970: 1_700_000_000)
 
-    /// A launch of the built `todo` with the network at `server`, a frozen clock and color on
-    /// (`swift test` sets `NO_COLOR`; the app must not inherit it).
     /// The limit of the suite's waits, which all must succeed: ``mustSucceedTimeout`` (it only
     /// catches a hang, however loaded the machine), or `HARNESS_ACCEPTANCE_WAIT_SECONDS` when
     /// set: `Scripts/mutate.sh` sets 10, so that a mutant which makes a wait fail is killed in
@@ -136,6 +134,8 @@ enum TodoFixture {
     /// in time" where the test expected the list.
     static let neverTimesOut = ["api.timeout": "86400"]
 
+    /// A launch of the built `todo` with the network at `server`, a frozen clock and color on
+    /// (`swift test` sets `NO_COLOR`; the app must not inherit it).
     static func launch(
         network server: StubServer? = nil,
         size: TerminalSize = .standard,
