@@ -37,6 +37,30 @@ import TestSupport
         }
     }
 
+    /// Bridge waits that pass no timeout take the launch's `defaultTimeout`, like the screen's
+    /// waits, not a fixed 10 s. The waits below fail by waiting (nothing saves, no event of
+    /// that name is published), so the launch's short default is what ends them.
+    @Test func bridgeWaitsWithoutATimeoutTakeTheLaunchsDefault() async throws {
+        var launch = try Self.fixture()
+        launch.defaultTimeout = .milliseconds(300)
+        try await TerminalApp.with(launch) { (app: TerminalApp) async throws in
+            let bridge = try app.bridge
+            #expect(bridge.defaultTimeout == .milliseconds(300))
+            await #expect {
+                _ = try await bridge.spy("database.save", as: [Todo].self).waitForCall()
+            } throws: { error in
+                String(describing: error).hasPrefix("timed out after 0.3 seconds waiting for")
+            }
+            await #expect {
+                _ = try await bridge.nextEvent(named: "never-published")
+            } throws: { error in
+                String(describing: error).hasPrefix("timed out after 0.3 seconds waiting for")
+            }
+            // A call that passes its own timeout keeps it.
+            #expect(try await bridge.probe("state", as: String.self, timeout: mustSucceedTimeout) == "idle")
+        }
+    }
+
     @Test func aCrashDuringACallSurfacesWithTheExitStatus() async throws {
         try await TerminalApp.with(try Self.fixture()) { (app: TerminalApp) async throws in
             await #expect {

@@ -7,6 +7,11 @@ import Harness
 /// `harness run`, `merge-junit` and `replay`, run as the built executable.
 @Suite struct RunCommandTests {
     /// A suite with a passing, a failing, a flaky and a skipped flow.
+    ///
+    /// bc ends on `quit`, not ctrl-d: between two lines readline puts the terminal back in
+    /// canonical mode, and a ctrl-d that arrives then is taken by the terminal as an end of
+    /// file that readline, back in raw mode, reads as a NUL; bc then waits for ever. `quit`
+    /// is ordinary text, read whichever mode the terminal is in when it arrives.
     func makeMixedSuite() throws -> FlowFixture {
         let fixture = try FlowFixture()
         try fixture.write("""
@@ -20,7 +25,8 @@ import Harness
             type "6*7"
             press enter
             expect "42"
-            press ctrl-d
+            type "quit"
+            press enter
             exit 0
             """, at: "suite/nested/pass-two.flow")
         try fixture.write("""
@@ -55,7 +61,7 @@ import Harness
             ["run", "suite", "--retries", "1", "--jobs", "2", "--junit", "out/junit.xml", "--artifacts", "out/artifacts"],
             in: fixture.folder)
         #expect(output.status == 1)
-        #expect(output.lastLine == "2 passed, 1 failed, 1 flaky, 1 skipped")
+        #expect(output.lastLine == "2 passed, 1 failed, 1 flaky, 1 skipped", "\(output.stdout)\(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Running 5 flows on 2 workers")
         #expect(lines.contains { $0.hasPrefix("✓ suite/pass-one.flow (") })
@@ -198,7 +204,7 @@ import Harness
         let fixture = try makeMixedSuite()
         defer { fixture.remove() }
         let output = try await runHarness(["run", "suite", "--filter", "pass-"], in: fixture.folder)
-        #expect(output.status == 0)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.lastLine == "2 passed, 0 failed")
     }
 

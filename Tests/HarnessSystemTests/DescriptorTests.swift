@@ -1,5 +1,8 @@
 // Every kind of descriptor HarnessSystem creates is close-on-exec from the start.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 @testable import HarnessSystem
@@ -30,6 +33,35 @@ import Testing
         Posix.drain(pipe.read)
         #expect(try Posix.poll([(pipe.read, .readable)], timeoutMilliseconds: 0) == [[]])
     }
+
+    /// A wake-up pipe whose read end is gone (closed by mistake somewhere else in the user's
+    /// process) must not raise SIGPIPE, whose default action kills the whole test process.
+    /// SIGPIPE is blocked on this thread around the wake, so a raised one stays pending and is
+    /// seen here (and taken back) instead of ending the run.
+    #if os(Linux)
+    @Test func wakingAPipeWithoutReaderRaisesNoSIGPIPE() throws {
+        let pipe = try Posix.makeWakeUpPipe()
+        Posix.closeIgnoringErrors(pipe.read)
+        defer { Posix.closeIgnoringErrors(pipe.write) }
+        var pipeOnly = sigset_t(), previous = sigset_t(), pending = sigset_t()
+        sigemptyset(&pipeOnly)
+        sigaddset(&pipeOnly, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        sigemptyset(&pending)
+        sigpending(&pending)
+        try #require(sigismember(&pending, SIGPIPE) == 0, "a SIGPIPE was pending before the wake")
+        Posix.wake(pipe.write)
+        sigemptyset(&pending)
+        sigpending(&pending)
+        let raised = sigismember(&pending, SIGPIPE) == 1
+        if raised {
+            var zero = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&pipeOnly, nil, &zero)
+        }
+        #expect(raised == false, "waking a pipe without reader raised SIGPIPE")
+    }
+    #endif
 
     @Test func openedFile() throws {
         let fd = try Posix.openForReading("/dev/null")

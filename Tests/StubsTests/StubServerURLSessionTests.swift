@@ -156,7 +156,7 @@ import TestSupport
             // behind every other test's on the cooperative pool's two threads), and a 10 s
             // client timeout then closed the connection before the stub was removed.
             let request = RequestOnOwnThread(server.url("/todos"), timeout: 600)
-            let seen = try await server.waitForRequest(matching: .get("/todos"))
+            let seen = try await server.waitForRequest(matching: .get("/todos"), timeout: mustSucceedTimeout)
             #expect(seen.stubID == hang)
             #expect(server.openConnectionCount >= 1)
             server.remove(hang)
@@ -174,7 +174,7 @@ import TestSupport
         let server = try Self.serverBelowTheEphemeralPorts()
         server.stub(.any, .hang)
         let request = RequestOnOwnThread(server.url("/todos"))
-        _ = try await server.waitForRequest()
+        _ = try await server.waitForRequest(timeout: mustSucceedTimeout)
         server.stop()
         server.stop()  // Idempotent.
         await #expect(throws: (any Error).self) { _ = try await request.value }

@@ -92,7 +92,7 @@ struct DocsExamplesTests {
                 AppStep.expect(.text("[ Start ]")),
                 AppStep(.press(.enter), expect: .text("Loading…"))
             )
-            let request = try await server.waitForRequest(matching: .get("/todos"))
+            let request = try await server.waitForRequest(matching: .get("/todos"), timeout: .seconds(60))
             #expect(request.method == "GET" && request.path == "/todos")
             server.remove(hang)                                 // the waiting request is answered now
             try await app.run(AppStep.expect(.text("Oops"), .text("The server answered 500 Internal Server Error.")))

@@ -30,7 +30,7 @@ struct TodoAcceptanceTests {
                 AppStep.expect(.text("[ Start ]")),
                 AppStep(.press(.enter), expect: .text("Loading…"), .snapshot("loading"))
             )
-            _ = try await server.waitForRequest(matching: .get("/todos"))
+            _ = try await server.waitForRequest(matching: .get("/todos"), timeout: TodoFixture.waitLimit)
             #expect(try await app.saves().count == 0)
             #expect(try app.savedTodos() == nil)
         }

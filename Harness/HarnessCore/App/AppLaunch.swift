@@ -34,7 +34,8 @@ public struct AppLaunch: Sendable {
     public var size: TerminalSize
     /// The working directory (the harness's own when nil).
     public var workingDirectory: String?
-    /// The timeout of waits that do not pass one.
+    /// The timeout of waits that do not pass one: the screen's and the output's, and the
+    /// bridge's calls, probes, events and spy waits.
     public var defaultTimeout: Duration
     /// How much of the launch protocol the program speaks: only what the test asked for.
     ///

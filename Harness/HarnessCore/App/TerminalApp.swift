@@ -81,6 +81,7 @@ public final class TerminalApp: Sendable {
                 session.onExit { status in listener.appExited(status.description) }
                 do {
                     bridge = try await listener.waitForReady(timeout: launch.readyTimeout)
+                    bridge?.defaultTimeout = launch.defaultTimeout
                 } catch {
                     session.terminate()
                     listener.close()

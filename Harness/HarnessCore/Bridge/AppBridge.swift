@@ -12,8 +12,18 @@ import HarnessWire
 public struct AppBridge: Sendable {
     let client: BridgeClient
 
-    /// The default time a call waits for its reply.
+    /// The time a call waits for its reply when neither the call nor the launch sets one.
     public static let defaultTimeout: Duration = .seconds(10)
+
+    /// The time a call, probe, event or spy wait waits when it does not pass its own.
+    /// A ``TerminalApp``'s bridge takes its launch's `defaultTimeout`, like the screen's waits;
+    /// a bridge from ``BridgeListener/waitForReady(timeout:)`` starts with ``AppBridge/defaultTimeout``.
+    public var defaultTimeout: Duration
+
+    init(client: BridgeClient, defaultTimeout: Duration = AppBridge.defaultTimeout) {
+        self.client = client
+        self.defaultTimeout = defaultTimeout
+    }
 
     /// The app name from the app's hello.
     public var appName: String { client.appName }
@@ -24,40 +34,40 @@ public struct AppBridge: Sendable {
 
     /// Calls the handler or probe `name` with `params` and decodes its result as `R`.
     public func call<P: Encodable, R: Decodable>(
-        _ name: String, _ params: P, as type: R.Type, timeout: Duration = defaultTimeout
+        _ name: String, _ params: P, as type: R.Type, timeout: Duration? = nil
     ) async throws -> R {
         let raw = try await callRaw(name, params: Self.encode(params), timeout: timeout)
         return try BridgeDecoding.decode(raw, as: R.self)
     }
 
     /// Calls the handler `name` with `params`, ignoring its result.
-    public func call<P: Encodable>(_ name: String, _ params: P, timeout: Duration = defaultTimeout) async throws {
+    public func call<P: Encodable>(_ name: String, _ params: P, timeout: Duration? = nil) async throws {
         _ = try await callRaw(name, params: Self.encode(params), timeout: timeout)
     }
 
     /// Calls `name` without params and decodes its result as `R`.
-    public func call<R: Decodable>(_ name: String, as type: R.Type, timeout: Duration = defaultTimeout) async throws -> R {
+    public func call<R: Decodable>(_ name: String, as type: R.Type, timeout: Duration? = nil) async throws -> R {
         let raw = try await callRaw(name, params: .null, timeout: timeout)
         return try BridgeDecoding.decode(raw, as: R.self)
     }
 
     /// Calls `name` without params, ignoring its result.
-    public func call(_ name: String, timeout: Duration = defaultTimeout) async throws {
+    public func call(_ name: String, timeout: Duration? = nil) async throws {
         _ = try await callRaw(name, params: .null, timeout: timeout)
     }
 
     /// Calls `name` with raw JSON params and returns the raw JSON result.
-    public func callRaw(_ name: String, params: RawJSON, timeout: Duration = defaultTimeout) async throws -> RawJSON {
-        try await client.call(name, params: params, timeout: timeout)
+    public func callRaw(_ name: String, params: RawJSON, timeout: Duration? = nil) async throws -> RawJSON {
+        try await client.call(name, params: params, timeout: timeout ?? defaultTimeout)
     }
 
     /// Reads the probe `name` and decodes its value as `T`.
-    public func probe<T: Decodable>(_ name: String, as type: T.Type = T.self, timeout: Duration = defaultTimeout) async throws -> T {
+    public func probe<T: Decodable>(_ name: String, as type: T.Type = T.self, timeout: Duration? = nil) async throws -> T {
         try await call(name, as: T.self, timeout: timeout)
     }
 
     /// What the app exposes (from the built-in `__names` call).
-    public func names(timeout: Duration = defaultTimeout) async throws -> ExposedNames {
+    public func names(timeout: Duration? = nil) async throws -> ExposedNames {
         try await call("__names", as: ExposedNames.self, timeout: timeout)
     }
 
@@ -107,12 +117,12 @@ public struct AppBridge: Sendable {
     ///
     /// Each filter (each name, and "any") has its own cursor: successive calls return
     /// successive events, starting from the first event the app published.
-    public func nextEvents(_ count: Int, named name: String? = nil, timeout: Duration = defaultTimeout) async throws -> [BridgeEvent] {
-        try await client.nextEvents(count, named: name, timeout: timeout)
+    public func nextEvents(_ count: Int, named name: String? = nil, timeout: Duration? = nil) async throws -> [BridgeEvent] {
+        try await client.nextEvents(count, named: name, timeout: timeout ?? defaultTimeout)
     }
 
     /// Waits for the next event (named `name`, or any).
-    public func nextEvent(named name: String? = nil, timeout: Duration = defaultTimeout) async throws -> BridgeEvent {
+    public func nextEvent(named name: String? = nil, timeout: Duration? = nil) async throws -> BridgeEvent {
         try await nextEvents(1, named: name, timeout: timeout)[0]
     }
 

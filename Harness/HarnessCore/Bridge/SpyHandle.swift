@@ -45,18 +45,18 @@ public final class SpyHandle<T: Decodable>: Sendable {
 
     /// Waits for the next call this handle has not returned yet, counting from the
     /// calls that had reached the harness when the handle was made.
-    public func waitForCall(timeout: Duration = AppBridge.defaultTimeout) async throws -> T {
+    public func waitForCall(timeout: Duration? = nil) async throws -> T {
         let index = cursor.withLock { cursor in
             defer { cursor += 1 }
             return cursor
         }
-        return try await value(at: index, timeout: timeout)
+        return try await value(at: index, timeout: timeout ?? bridge.defaultTimeout)
     }
 
     /// Waits for the `number`-th call ever recorded (1-based); returns at once if it already arrived.
-    public func waitForCall(number: Int, timeout: Duration = AppBridge.defaultTimeout) async throws -> T {
+    public func waitForCall(number: Int, timeout: Duration? = nil) async throws -> T {
         precondition(number >= 1, "call numbers start at 1")
-        return try await value(at: number - 1, timeout: timeout)
+        return try await value(at: number - 1, timeout: timeout ?? bridge.defaultTimeout)
     }
 
     private func value(at index: Int, timeout: Duration) async throws -> T {
