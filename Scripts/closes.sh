@@ -14,7 +14,8 @@
 # thread's pipe or socket away. That is how the suite was once killed by SIGPIPE, one run in
 # many. The bad close shows as EBADF in almost every run, so one traced run finds it.
 # Closes in the programs the tests start (sh, tmux, python3...) are not counted: only the
-# test process's own threads.
+# test process's own threads. Exits 0 only when no such close was found and every test passed
+# (a traced run is also a loaded run: a test that fails under the tracer depends on timing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,10 +51,6 @@ strace -f -qq --seccomp-bpf "${stack_args[@]}" -o "$trace" -e trace=close,clone,
 status=$?
 if [[ $status -ne 0 ]]; then
     grep -a -E "recorded an issue|unexpected signal|error:" -A8 "$output" | head -200
-    tail -3 "$output"
-    trap - EXIT
-    echo "closes.sh: the traced test run failed (exit $status); output in $output, trace in $trace" >&2
-    exit 1
 fi
 tail -1 "$output"
 
@@ -64,6 +61,8 @@ import re, sys
 # ("<unfinished ...>" then "<... close resumed>"), and with -k stack lines " > frame".
 record = re.compile(r'^(\d+)\s+(.*)$')
 lines = open(sys.argv[1], errors='replace').read().split('\n')
+if not lines[0].strip():
+    sys.exit("closes.sh: the trace is empty: the test process did not start under strace")
 test_process = lines[0].split()[0]
 process_of = {test_process: test_process}   # thread or process id -> its process
 pending = {}                                # id -> the first half of an unfinished call
@@ -125,5 +124,9 @@ print(f"closes.sh: {len(bad)} close(s) of a descriptor that was not open, in the
 sys.exit(1 if bad else 0)
 EOF
 verdict=$?
-if [[ $verdict -eq 0 && -z "$keep" ]]; then rm -f "$trace"; else echo "trace: $trace"; fi
-exit $verdict
+if [[ $status -ne 0 ]]; then
+    trap - EXIT
+    echo "closes.sh: the traced test run failed (exit $status); its output: $output" >&2
+fi
+if [[ $verdict -eq 0 && $status -eq 0 && -z "$keep" ]]; then rm -f "$trace"; else echo "trace: $trace"; fi
+[[ $verdict -eq 0 && $status -eq 0 ]]
