@@ -162,7 +162,9 @@ for id in $SELECTED; do
     fi
     restore
     secs=$(elapsed "$START")
-    ROWS+=("$id"$'\t'"$result"$'\t'"$secs"$'\t'"$flows"$'\t'"$description"$'\t'"$by")
+    # Fields are joined by the ASCII unit separator: tab is whitespace to `read`, so an empty
+    # field (no flows column) between two tabs would vanish and shift the rest left.
+    ROWS+=("$id"$'\x1f'"$result"$'\x1f'"$secs"$'\x1f'"$flows"$'\x1f'"$description"$'\x1f'"$by")
     printf '[%2d/%d] %-34s %-13s %4ss  %s\n' "$INDEX" "$COUNT" "$id" "$result" "$secs" "$by"
     if [[ "$result" == "SURVIVED" || "$result" == "COMPILE-ERROR" ]]; then
         mkdir -p .build/mutate-logs
@@ -182,7 +184,7 @@ else
     printf '| %-34s | %-13s | %5s | %s | %s |\n' "---" "---" "---:" "---" "---"
 fi
 for row in "${ROWS[@]}"; do
-    IFS=$'\t' read -r id result secs flows description by <<<"$row"
+    IFS=$'\x1f' read -r id result secs flows description by <<<"$row"
     if (( RUN_FLOWS )); then
         printf '| %-34s | %-13s | %5s | %-8s | %s | %s |\n' "$id" "$result" "$secs" "$flows" "$description" "$by"
     else
