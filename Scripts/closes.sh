@@ -14,8 +14,11 @@
 # thread's pipe or socket away. That is how the suite was once killed by SIGPIPE, one run in
 # many. The bad close shows as EBADF in almost every run, so one traced run finds it.
 # Closes in the programs the tests start (sh, tmux, python3...) are not counted: only the
-# test process's own threads. Exits 0 only when no such close was found and every test passed
-# (a traced run is also a loaded run: a test that fails under the tracer depends on timing).
+# test process's own threads. Those programs are let go at their execve (-b execve): a program
+# a test's shell started, stopped and continued while its session was ended, once made strace
+# fail to resume it (PTRACE_LISTEN: EIO) and give up, taking the test process with it.
+# Exits 0 only when no such close was found and every test passed (a traced run is also a
+# loaded run: a test that fails under the tracer depends on timing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,7 +49,7 @@ trap 'rm -f "$output"' EXIT
 stack_args=()
 [[ $stacks -eq 1 ]] && stack_args=(-k)
 
-strace -f -qq --seccomp-bpf "${stack_args[@]}" -o "$trace" -e trace=close,clone,clone3,fork,vfork \
+strace -f -qq -b execve "${stack_args[@]}" -o "$trace" -e trace=close,clone,clone3,fork,vfork \
     "$binary" --testing-library swift-testing "$@" > "$output" 2>&1
 status=$?
 if [[ $status -ne 0 ]]; then
