@@ -10,13 +10,6 @@ public struct BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     /// The event's value as JSON.
     public let value: RawJSON
 
-    /// Creates an event.
-    public init(seq: UInt64, name: String, value: RawJSON) {
-        self.seq = seq
-        self.name = name
-        self.value = value
-    }
-
     /// Decodes the value; throws ``BridgeError/undecodable(type:json:detail:)`` naming the type and showing the JSON.
     public func decode<T: Decodable>(as type: T.Type = T.self) throws(BridgeError) -> T {
         try BridgeDecoding.decode(value, as: T.self)

@@ -20,13 +20,6 @@ public enum PipedProgram {
         /// Everything written to standard error, as bytes.
         public var standardErrorData: Data
 
-        /// Creates an output.
-        public init(status: ExitStatus, standardOutput: Data, standardError: Data) {
-            self.status = status
-            self.standardOutputData = standardOutput
-            self.standardErrorData = standardError
-        }
-
         /// Everything written to standard output, decoded as UTF-8 (invalid bytes become U+FFFD).
         public var standardOutput: String { String(decoding: standardOutputData, as: UTF8.self) }
         /// Everything written to standard error, decoded as UTF-8 (invalid bytes become U+FFFD).

@@ -23,15 +23,9 @@ public final class PipedSession: Sendable {
     public typealias Output = PipedProgram.Output
 
     let core: PipedSessionCore
-    /// The configuration the session was launched with.
-    public let configuration: Configuration
-    /// The absolute path of the executed file.
-    public let executablePath: String
 
-    private init(core: PipedSessionCore, configuration: Configuration, executablePath: String) {
+    private init(core: PipedSessionCore) {
         self.core = core
-        self.configuration = configuration
-        self.executablePath = executablePath
     }
 
     /// Ends the program (see ``terminate(grace:)``) if it still runs and releases everything.
@@ -171,9 +165,9 @@ public final class PipedSession: Sendable {
             let core = PipedSessionCore(
                 pid: pid, executable: path, input: input, inputFD: inputWriter,
                 outputFD: output.read, errorFD: error.read, loop: loop,
-                defaultTimeout: configuration.defaultTimeout, onOutput: configuration.onOutput)
+                configuration: configuration)
             core.start()
-            return PipedSession(core: core, configuration: configuration, executablePath: path)
+            return PipedSession(core: core)
         } catch let error as PipedSessionError {
             closeAll(ownEnds)
             throw error
@@ -197,6 +191,12 @@ public final class PipedSession: Sendable {
     }
 
     // MARK: - State
+
+    /// The configuration the session was launched with.
+    public var configuration: Configuration { core.configuration }
+
+    /// The absolute path of the executed file.
+    public var executablePath: String { core.executable }
 
     /// The program's process id; also its process group and session id.
     public var pid: Int32 { core.pid }

@@ -12,8 +12,10 @@ final class PipedSessionCore: @unchecked Sendable {
     // MARK: - Fixed at launch
 
     let pid: Int32
+    /// The absolute path of the executed file.
     let executable: String
-    let defaultTimeout: Duration
+    let configuration: PipedSession.Configuration
+    var defaultTimeout: Duration { configuration.defaultTimeout }
     /// Our end of the program's standard output and error (non-blocking).
     let outputFD: Int32
     let errorFD: Int32
@@ -54,10 +56,10 @@ final class PipedSessionCore: @unchecked Sendable {
 
     init(
         pid: Int32, executable: String, input: Data, inputFD: Int32, outputFD: Int32, errorFD: Int32,
-        loop: ReadinessLoop, defaultTimeout: Duration,
-        onOutput: (@Sendable (PipedSession.Stream, [UInt8]) -> Void)? = nil
+        loop: ReadinessLoop, configuration: PipedSession.Configuration
     ) {
-        self.onOutput = onOutput
+        self.configuration = configuration
+        self.onOutput = configuration.onOutput
         self.pid = pid
         self.executable = executable
         self.input = input
@@ -65,7 +67,6 @@ final class PipedSessionCore: @unchecked Sendable {
         self.outputFD = outputFD
         self.errorFD = errorFD
         self.loop = loop
-        self.defaultTimeout = defaultTimeout
         waiters.describeTimeouts(with: self) { $0.timeoutError(after: $1.timeout ?? .zero) }
     }
 
@@ -225,7 +226,7 @@ final class PipedSessionCore: @unchecked Sendable {
             condition.unlock()
             return
         }
-        let output = PipedProgram.Output(status: status, standardOutput: standardOutput, standardError: standardError)
+        let output = PipedProgram.Output(status: status, standardOutputData: standardOutput, standardErrorData: standardError)
         completedOutput = output
         let handlers = exitHandlers
         exitHandlers = []

@@ -19,7 +19,9 @@ final class SessionCore: @unchecked Sendable {
     let master: Int32
     /// The reader thread: polls the master and wakes up when input is queued or a stop requested.
     let loop: ReadinessLoop
-    let defaultTimeout: Duration
+    let configuration: TerminalSession.Configuration
+    var defaultTimeout: Duration { configuration.defaultTimeout }
+    /// The absolute path of the executed file.
     let executable: String
     /// `MonotonicClock.nanoseconds()` at launch: the origin of recording times.
     let launchUptime: UInt64
@@ -75,7 +77,7 @@ final class SessionCore: @unchecked Sendable {
         self.pid = pid
         self.master = master
         self.loop = loop
-        self.defaultTimeout = configuration.defaultTimeout
+        self.configuration = configuration
         self.onOutput = configuration.onOutput
         self.executable = executable
         self.size = configuration.size

@@ -19,15 +19,9 @@ import HarnessSystem
 /// ``TerminalDriving``, which ``TerminalApp`` shares.
 public final class TerminalSession: Sendable {
     let core: SessionCore
-    /// The configuration the session was launched with.
-    public let configuration: Configuration
-    /// The absolute path of the executed file.
-    public let executablePath: String
 
-    private init(core: SessionCore, configuration: Configuration, executablePath: String) {
+    private init(core: SessionCore) {
         self.core = core
-        self.configuration = configuration
-        self.executablePath = executablePath
     }
 
     /// Ends the program (see `terminate(grace:)`) if it still runs and releases everything.
@@ -76,7 +70,7 @@ public final class TerminalSession: Sendable {
                 pid: pid, master: pty.master, loop: loop,
                 configuration: configuration, executable: path, term: term)
             core.start()
-            return TerminalSession(core: core, configuration: configuration, executablePath: path)
+            return TerminalSession(core: core)
         } catch let error as PosixError {
             throw TerminalSessionError.launchFailed(executable: path, error)
         }
@@ -93,6 +87,12 @@ public final class TerminalSession: Sendable {
     }
 
     // MARK: - State
+
+    /// The configuration the session was launched with.
+    public var configuration: Configuration { core.configuration }
+
+    /// The absolute path of the executed file.
+    public var executablePath: String { core.executable }
 
     /// The program's process id; also its process group and session id.
     public var pid: Int32 { core.pid }

@@ -8,12 +8,6 @@ public struct RecordedRequest: Sendable, Hashable, CustomStringConvertible {
         public var name: String
         /// The parameter value.
         public var value: String
-
-        /// Creates a query item.
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
     }
 
     /// 1 for the first request journaled since the server started or the journal was cleared.

@@ -179,12 +179,6 @@ public struct FlowStep: Sendable, Equatable {
     public var command: FlowCommand
     /// Where the command's keyword starts.
     public var position: SourcePosition
-
-    /// Creates a step.
-    public init(command: FlowCommand, position: SourcePosition) {
-        self.command = command
-        self.position = position
-    }
 }
 
 /// What `expect` and `expect-not` look for: literal text or a regular expression.
@@ -230,13 +224,6 @@ public struct FlowApp: Sendable, Hashable {
     public var arguments: [String]
     /// The directory of the flow file, for relative paths.
     public var flowDirectory: String
-
-    /// Creates an app line.
-    public init(written: String, arguments: [String], flowDirectory: String) {
-        self.written = written
-        self.arguments = arguments
-        self.flowDirectory = flowDirectory
-    }
 }
 
 /// A route of the flow's stub server.
@@ -247,13 +234,6 @@ public struct FlowStub: Sendable, Hashable {
     public var path: String
     /// What the route answers.
     public var response: FlowStubResponse
-
-    /// Creates a stub.
-    public init(method: String, path: String, response: FlowStubResponse) {
-        self.method = method
-        self.path = path
-        self.response = response
-    }
 }
 
 /// What a stubbed route does.

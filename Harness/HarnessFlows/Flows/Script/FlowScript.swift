@@ -14,13 +14,6 @@ public struct FlowScript: Sendable, Equatable {
     /// Every command, in order.
     public var steps: [FlowStep]
 
-    /// Creates a script (the parser is the usual way).
-    public init(file: String, directory: String, steps: [FlowStep]) {
-        self.file = file
-        self.directory = directory
-        self.steps = steps
-    }
-
     /// The program to launch.
     public var app: FlowApp? {
         for step in steps { if case .app(let app) = step.command { return app } }

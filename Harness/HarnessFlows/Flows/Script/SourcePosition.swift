@@ -9,13 +9,6 @@ public struct SourcePosition: Sendable, Hashable, Codable, CustomStringConvertib
     /// The 1-based column.
     public var column: Int
 
-    /// Creates a position.
-    public init(file: String, line: Int, column: Int) {
-        self.file = file
-        self.line = line
-        self.column = column
-    }
-
     /// `file:line:column`, the form editors and compilers use.
     public var description: String { "\(file):\(line):\(column)" }
 }

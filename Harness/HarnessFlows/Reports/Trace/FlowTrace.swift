@@ -39,19 +39,6 @@ public struct FlowTrace: Sendable {
         public var details: String?
         /// The screen after the step, when the app ran in a terminal.
         public var screen: ScreenSnapshot?
-
-        /// Creates a step.
-        public init(text: String, line: Int, start: Double, duration: Double, result: StepResult,
-                    problem: String? = nil, details: String? = nil, screen: ScreenSnapshot? = nil) {
-            self.text = text
-            self.line = line
-            self.start = start
-            self.duration = duration
-            self.result = result
-            self.problem = problem
-            self.details = details
-            self.screen = screen
-        }
     }
 
     /// One request the stub server journaled.
@@ -66,15 +53,6 @@ public struct FlowTrace: Sendable {
         public var status: String
         /// The answer's delay in seconds, when the stub had one.
         public var delay: Double?
-
-        /// Creates a request row.
-        public init(time: Double, method: String, target: String, status: String, delay: Double? = nil) {
-            self.time = time
-            self.method = method
-            self.target = target
-            self.status = status
-            self.delay = delay
-        }
     }
 
     /// One message the app sent over the bridge.
