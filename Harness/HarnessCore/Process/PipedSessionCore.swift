@@ -14,6 +14,7 @@ final class PipedSessionCore: @unchecked Sendable {
     let pid: Int32
     /// The absolute path of the executed file.
     let executable: String
+    /// How the session was launched (the default timeout, `onOutput` called with each chunk read).
     let configuration: PipedSession.Configuration
     var defaultTimeout: Duration { configuration.defaultTimeout }
     /// Our end of the program's standard output and error (non-blocking).
@@ -25,8 +26,6 @@ final class PipedSessionCore: @unchecked Sendable {
     private let input: Data
     /// The I/O thread: polls the pipes and wakes up when a stop is requested.
     let loop: ReadinessLoop
-    /// Called on the I/O thread with each chunk (``PipedSession/Configuration/onOutput``).
-    private let onOutput: (@Sendable (PipedSession.Stream, [UInt8]) -> Void)?
 
     // MARK: - Guarded by `condition`
 
@@ -59,7 +58,6 @@ final class PipedSessionCore: @unchecked Sendable {
         loop: ReadinessLoop, configuration: PipedSession.Configuration
     ) {
         self.configuration = configuration
-        self.onOutput = configuration.onOutput
         self.pid = pid
         self.executable = executable
         self.input = input
@@ -193,7 +191,7 @@ final class PipedSessionCore: @unchecked Sendable {
                 case .standardError: standardError.append(contentsOf: chunk)
                 }
             }
-            onOutput?(stream, Array(chunk))
+            configuration.onOutput?(stream, Array(chunk))
         }
         return false
     }

@@ -106,7 +106,7 @@ extension SessionCore {
         let waitsForOutput = pendingWaits.contains { if case .output = $0.condition.condition { true } else { false } }
         let matched = waitsForOutput ? matchOutputWaitersLocked() : []
         condition.unlock()
-        onOutput?(Array(bytes))
+        configuration.onOutput?(Array(bytes))
         for (waiter, match) in matched { waiter.resume(returning: .output(match)) }
         evaluate(pending)
     }

@@ -19,14 +19,13 @@ final class SessionCore: @unchecked Sendable {
     let master: Int32
     /// The reader thread: polls the master and wakes up when input is queued or a stop requested.
     let loop: ReadinessLoop
+    /// How the session was launched (the default timeout, `onOutput` called with each chunk read).
     let configuration: TerminalSession.Configuration
     var defaultTimeout: Duration { configuration.defaultTimeout }
     /// The absolute path of the executed file.
     let executable: String
     /// `MonotonicClock.nanoseconds()` at launch: the origin of recording times.
     let launchUptime: UInt64
-    /// Called on the reader thread with each output chunk (``TerminalSession/Configuration/onOutput``).
-    let onOutput: (@Sendable ([UInt8]) -> Void)?
 
     // MARK: - Guarded by `condition`
 
@@ -78,7 +77,6 @@ final class SessionCore: @unchecked Sendable {
         self.master = master
         self.loop = loop
         self.configuration = configuration
-        self.onOutput = configuration.onOutput
         self.executable = executable
         self.size = configuration.size
         let now = MonotonicClock.nanoseconds()
