@@ -151,8 +151,8 @@ import HarnessSystem
         var configuration = piped("sh", ["-c", "echo partial; echo warning >&2; sleep 1000 & exec sleep 1000"])
         configuration.onOutput = watcher.handler
         let session = try PipedSession.launch(configuration)
-        await watcher.wait(for: "partial\n", in: .standardOutput)
-        await watcher.wait(for: "warning\n", in: .standardError)
+        try await watcher.wait(for: "partial\n", in: .standardOutput)
+        try await watcher.wait(for: "warning\n", in: .standardError)
         let error = await caughtError { try await session.waitForExit(timeout: .milliseconds(200)) }
         let timeout = try #require(error as? PipedSessionError)
         #expect(timeout.description == """
@@ -176,7 +176,7 @@ import HarnessSystem
         var configuration = piped("sh", ["-c", "trap '' TERM; echo ready; exec sleep 1000"])
         configuration.onOutput = watcher.handler
         let session = try PipedSession.launch(configuration)
-        await watcher.wait(for: "ready", in: .standardOutput)
+        try await watcher.wait(for: "ready", in: .standardOutput)
         let pid = session.pid
         #expect(session.terminate(grace: .milliseconds(100)) == .signaled(SIGKILL))
         #expect(!Posix.exists(-pid), "the process group still exists")
@@ -190,7 +190,7 @@ import HarnessSystem
         configuration.onOutput = watcher.handler
         let session = try PipedSession.launch(configuration)
         defer { session.terminate() }
-        await watcher.wait(for: "started\n", in: .standardOutput)
+        try await watcher.wait(for: "started\n", in: .standardOutput)
         let error = await caughtError { try await session.waitForExit(timeout: .milliseconds(300)) }
         let stillOpen = try #require(error as? PipedSessionError)
         guard case .outputStillOpen(_, .exited(0), _, _, _) = stillOpen else {
@@ -371,9 +371,22 @@ func piped(_ executable: String, _ arguments: [String] = [], input: PipedSession
 /// Collects a piped session's output as the session reads it (``PipedSession/Configuration/onOutput``),
 /// so that a test can await a piece of it instead of sleeping.
 final class OutputWatcher: @unchecked Sendable {
+    /// What a wait that timed out throws: what it looked for and what the stream showed.
+    struct Timeout: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private struct Waiter {
+        let id: Int
+        let stream: PipedSession.Stream
+        let bytes: [UInt8]
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
     private let lock = NSLock()
     private var received: [PipedSession.Stream: [UInt8]] = [:]
-    private var waiters: [(stream: PipedSession.Stream, bytes: [UInt8], continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters: [Waiter] = []
+    private var nextID = 0
 
     /// The handler to put in the configuration.
     var handler: @Sendable (PipedSession.Stream, [UInt8]) -> Void {
@@ -384,7 +397,7 @@ final class OutputWatcher: @unchecked Sendable {
         lock.lock()
         received[stream, default: []] += bytes
         let all = received[stream]!
-        var ready: [CheckedContinuation<Void, Never>] = []
+        var ready: [CheckedContinuation<Void, any Error>] = []
         waiters.removeAll { waiter in
             guard waiter.stream == stream, Self.contains(all, waiter.bytes) else { return false }
             ready.append(waiter.continuation)
@@ -394,18 +407,37 @@ final class OutputWatcher: @unchecked Sendable {
         for continuation in ready { continuation.resume() }
     }
 
-    /// Returns once `stream` has shown `text` (the suite's time limit catches a hang).
-    func wait(for text: String, in stream: PipedSession.Stream) async {
+    /// Returns once `stream` has shown `text`; throws ``Timeout`` (saying what the stream
+    /// showed) when it has not after `timeout`, so a handler that is never called fails the
+    /// test instead of hanging it.
+    func wait(for text: String, in stream: PipedSession.Stream, timeout: Duration = mustSucceedTimeout) async throws {
         let bytes = Array(text.utf8)
-        await withCheckedContinuation { continuation in
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             lock.lock()
             if Self.contains(received[stream] ?? [], bytes) {
                 lock.unlock()
                 continuation.resume()
                 return
             }
-            waiters.append((stream, bytes, continuation))
+            let id = nextID
+            nextID += 1
+            waiters.append(Waiter(id: id, stream: stream, bytes: bytes, continuation: continuation))
             lock.unlock()
+            let (seconds, attoseconds) = timeout.components
+            let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
+                lock.lock()
+                guard let index = waiters.firstIndex(where: { $0.id == id }) else {
+                    lock.unlock()
+                    return
+                }
+                let waiter = waiters.remove(at: index)
+                let shown = String(decoding: received[stream] ?? [], as: UTF8.self)
+                lock.unlock()
+                waiter.continuation.resume(throwing: Timeout(description:
+                    "Timed out after \(timeout) waiting for \(stream) to show \(text.debugDescription); "
+                    + "it showed \(String(shown.suffix(300)).debugDescription)"))
+            }
         }
     }
 
