@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HarnessWire
 import Testing
 import TestSupport
@@ -42,15 +43,48 @@ struct PythonHostProtocolTests {
         return try PipedSession.launch(configuration)
     }
 
-    /// A socket path and a listener accepting the host's one connection.
+    /// A socket path and a listener accepting the host's one connection. `accepted` throws
+    /// when the host has not connected within `mustSucceedTimeout`, so a host that never
+    /// connects fails the test instead of hanging it.
     static func listen() throws -> (path: String, accepted: () async throws -> Int32) {
         let path = NSTemporaryDirectory() + "pyhost-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         let listener = try UnixListener(path: path)
         return (path, {
-            try await withCheckedThrowingContinuation { continuation in
-                listener.acceptOne(threadName: "test.accept") { continuation.resume(with: $0.mapError { $0 as any Error }) }
+            defer { listener.close() }
+            return try await withCheckedThrowingContinuation { continuation in
+                let once = ResumeOnce(continuation)
+                listener.acceptOne(threadName: "test.accept") { result in
+                    // Too late (the wait timed out): nobody will close the connection but us.
+                    if !once.resume(with: result.mapError { $0 as any Error }), case .success(let fd) = result { UnixSocket.close(fd) }
+                }
+                let (seconds, _) = mustSucceedTimeout.components
+                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(seconds))) {
+                    once.resume(with: .failure(HostNeverConnected(description:
+                        "the Python host did not connect to \(path) within \(mustSucceedTimeout)")))
+                }
             }
         })
+    }
+
+    struct HostNeverConnected: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Resumes a continuation with the first result given to it and drops the later ones.
+    final class ResumeOnce: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Int32, any Error>?>
+
+        init(_ continuation: CheckedContinuation<Int32, any Error>) {
+            self.continuation = Mutex(continuation)
+        }
+
+        /// Whether this call resumed it.
+        @discardableResult
+        func resume(with result: Result<Int32, any Error>) -> Bool {
+            guard let continuation = continuation.withLock({ slot in defer { slot = nil }; return slot }) else { return false }
+            continuation.resume(with: result)
+            return true
+        }
     }
 
     static func receive(_ fd: Int32, _ decoder: inout FrameDecoder) throws -> BridgeMessage {

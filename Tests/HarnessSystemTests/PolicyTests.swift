@@ -128,13 +128,16 @@ private let interruptions = Atomic<Int>(0)
         thread.start()
         poller.started.wait()
         let target = try #require(poller.identity.withLock { $0 })
-        while !poller.finished.load(ordering: .acquiring) {
+        // A poll that starts its timeout over at each interruption would never end: give up
+        // sending after a minute and fail below (the outcome is still missing then).
+        let giveUp = MonotonicClock.nanoseconds() + 60_000_000_000
+        while !poller.finished.load(ordering: .acquiring), MonotonicClock.nanoseconds() < giveUp {
             pthread_kill(target, SIGUSR1)
             sched_yield()
         }
         poller.release.signal()
 
-        let (outcome, elapsed) = try #require(poller.outcome.withLock { $0 })
+        let (outcome, elapsed) = try #require(poller.outcome.withLock { $0 }, "the poll did not return within 60 s of signals")
         #expect(try outcome.get() == [[]], "a timeout: nothing became readable, no EINTR escaped")
         #expect(elapsed >= timeout, "the timeout was honoured across the interruptions")
         #expect(interruptions.load(ordering: .relaxed) > before, "signals reached the polling thread")

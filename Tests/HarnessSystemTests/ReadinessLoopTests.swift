@@ -24,9 +24,10 @@ import Testing
         }
         #expect(!loop.isLoopThread)
         loop.wake()
-        firstDone.wait()
+        // Bounded, so a wake-up that never arrives fails the test instead of hanging the suite.
+        try #require(firstDone.wait(timeout: .now() + 60) == .success, "wake() did not end the loop's wait within 60 s")
         #expect(try Posix.write(pipe.write, bytes: [1]) == 1)
-        done.wait()
+        try #require(done.wait(timeout: .now() + 60) == .success, "a readable pipe did not end the loop's wait within 60 s")
         let (first, second, onLoopThread) = try #require(seen.value.withLock { $0 })
         #expect(try first.get() == [[]], "woken with nothing ready")
         #expect(try second.get() == [.readable])
