@@ -35,7 +35,7 @@ let package = Package(
         // XCTest (and re-exports the core, so tests need only `import Harness`); HarnessFlows is
         // the flow language, its runner and the reports, for the CLI.
         .target(name: "HarnessCore", dependencies: ["HarnessSystem", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessCore"),
-        .target(name: "Harness", dependencies: ["HarnessCore", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
+        .target(name: "Harness", dependencies: ["HarnessCore", "HarnessFlows", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
         .target(name: "HarnessFlows", dependencies: ["HarnessCore", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessFlows"),
         // `todo` is listed so that `swift run harness run Tests/Flows` builds the app the bundled
         // flows drive (SwiftPM builds an executable dependency without linking its code).

@@ -1,6 +1,8 @@
 // `import Harness` is all a test needs: the framework-free core (sessions, waits, snapshots,
 // the bridge client, the sandbox, `TerminalApp`), the screen model and the bridge's wire types
-// come along with the assertions that report through Swift Testing and XCTest.
+// come along with the assertions that report through Swift Testing and XCTest, and the step
+// engine that runs Swift steps and flow files alike (HarnessFlows).
 @_exported import HarnessCore
 @_exported import HarnessWire
 @_exported import TerminalEmulator
+@_exported import HarnessFlows

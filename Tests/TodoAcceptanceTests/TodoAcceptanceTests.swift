@@ -162,8 +162,8 @@ struct TodoAcceptanceTests {
         try server.stub(.get("/todos"), .json(TodoFixture.unsorted))
         try await TerminalApp.with(TodoFixture.launch(network: server)) { app in
             try await app.run(
-                AppStep.expect(.events("state", [#""idle""#])),
-                AppStep(.press(.enter), expect: .events("state", [#""loading""#, #""loaded""#]))
+                AppStep.expect(.events("state", ["idle"])),
+                AppStep(.press(.enter), expect: .events("state", ["idle", "loading", "loaded"]))
             )
             #expect(try await app.bridge.probe("state", as: TodoListState.self).status == .loaded(TodoFixture.sorted))
         }
@@ -330,7 +330,7 @@ struct TodoAcceptanceTests {
         var launch = try TodoFixture.launch()
         launch.initialState = "loaded"
         try await TerminalApp.with(launch) { app in
-            try await app.run(AppStep.expect(.text("Todos (6)"), .events("state", [#""loaded""#])))
+            try await app.run(AppStep.expect(.text("Todos (6)"), .events("state", ["loaded"])))
         }
     }
 

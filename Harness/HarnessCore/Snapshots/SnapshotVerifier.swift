@@ -55,12 +55,8 @@ package struct SnapshotVerifier {
             snapshotName = String(SnapshotCounter.shared.next(for: key))
         }
 
-        let testFile = URL(fileURLWithPath: filePath)
-        let folder = snapshotDirectory ?? testFile.deletingLastPathComponent()
-            .appendingPathComponent("__Snapshots__", isDirectory: true)
-            .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent, isDirectory: true)
         let stem = "\(testName).\(snapshotName)"
-        let reference = folder.appendingPathComponent("\(stem).\(strategy.pathExtension)")
+        let reference = referenceURL(stem: stem, pathExtension: strategy.pathExtension)
         let label = "\"\(stem)\""
 
         // The actual snapshot and its companions.
@@ -192,6 +188,21 @@ package struct SnapshotVerifier {
     }
 
     // MARK: - Helpers
+
+    /// The reference file of a named snapshot: `__Snapshots__/<TestFile>/<test>.<name>.<ext>`
+    /// beside the test file, or in ``snapshotDirectory`` when set. Nil for an unnamed snapshot.
+    package func referenceURL(pathExtension: String) -> URL? {
+        guard let name else { return nil }
+        return referenceURL(stem: "\(Self.testName(of: function)).\(Self.sanitized(name))", pathExtension: pathExtension)
+    }
+
+    private func referenceURL(stem: String, pathExtension: String) -> URL {
+        let testFile = URL(fileURLWithPath: filePath)
+        let folder = snapshotDirectory ?? testFile.deletingLastPathComponent()
+            .appendingPathComponent("__Snapshots__", isDirectory: true)
+            .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent, isDirectory: true)
+        return folder.appendingPathComponent("\(stem).\(pathExtension)")
+    }
 
     /// The test's name from `#function`: `loads()` and `loads(size:)` give `loads`.
     package static func testName(of function: String) -> String {

@@ -86,10 +86,10 @@ extension FlowRun {
                     showsScreen: false)
             }
         case .snapshot(let snapshotName):
-            let (mode, directory, artifacts) = try snapshotSettings()
+            let (mode, artifacts) = try snapshotSettings()
             if let message = SnapshotVerifier(
-                filePath: "\(#filePath)", function: flow.name, name: snapshotName, record: mode,
-                snapshotDirectory: directory, artifactsDirectory: artifacts
+                filePath: snapshotPlace.filePath, function: snapshotPlace.function, name: snapshotName, record: mode,
+                snapshotDirectory: snapshotPlace.directory, artifactsDirectory: artifacts
             ).verify(bytes, as: .rawText) {
                 throw Self.snapshotFailure(message)
             }

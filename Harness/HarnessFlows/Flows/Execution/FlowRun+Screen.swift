@@ -143,16 +143,23 @@ extension FlowRun {
     // MARK: - snapshot
 
     /// `snapshot NAME`: the screen matches the reference
-    /// `__Snapshots__/<flow>/<flow>.<NAME>.txt` beside the flow file.
+    /// `__Snapshots__/<flow>/<flow>.<NAME>.txt` beside the flow file (for a Swift test:
+    /// `__Snapshots__/<TestFile>/<test>.<NAME>.txt` beside the test file).
     ///
     /// When the reference exists, the step first waits (up to the timeout) for a screen equal
-    /// to it, so a frame still being drawn does not fail the flow; without one (or in record
+    /// to it, so a frame still being drawn does not fail the step; without one (or in record
     /// mode `all`) it waits for the screen to be quiet for 100ms, then records it.
     /// With `area`, only the part of the screen it covers is compared (`.screen(area:)`); the
-    /// step waits for the area to be on the screen and equal to the reference.
-    func snapshot(_ name: String, area: ScreenArea? = nil) async throws {
-        guard let area else { return try await snapshot(name, as: .framedScreen) { $0.framed() } }
-        try await snapshot(name, as: .screen(area: area)) { (try? $0.region(area))?.framed() ?? "" }
+    /// step waits for the area to be on the screen and equal to the reference. `masks` and
+    /// `style` are those of the `.screen(masks:style:)` strategy.
+    func snapshot(_ name: String, area: ScreenArea? = nil, masks: [SnapshotMask] = [], style: Bool = false) async throws {
+        guard area != nil || !masks.isEmpty || style else {
+            return try await snapshot(name, as: .framedScreen) { $0.framed() }
+        }
+        let strategy = SnapshotStrategy<ScreenSnapshot, String>.screen(masks: masks, style: style, area: area)
+        try await snapshot(name, as: strategy) { screen in
+            (try? SnapshotStrategy<ScreenSnapshot, String>.screen(masks: masks, style: style, area: area).snapshot(screen)) ?? ""
+        }
     }
 
     /// `snapshot-transcript NAME`: the transcript (scrollback, then the screen) matches the
@@ -167,9 +174,14 @@ extension FlowRun {
         render: @escaping @Sendable (ScreenSnapshot) -> String
     ) async throws {
         let session = try session
-        let (mode, directory, artifacts) = try snapshotSettings()
-        let reference = directory.appendingPathComponent("\(SnapshotVerifier.sanitized(flow.name)).\(SnapshotVerifier.sanitized(name)).txt")
-        let expected = (try? Data(contentsOf: reference)).flatMap { SnapshotDiffing<String>.lines.fromData($0) }
+        let (mode, artifacts) = try snapshotSettings()
+        let verifier = SnapshotVerifier(
+            filePath: snapshotPlace.filePath, function: snapshotPlace.function, name: name, record: mode,
+            snapshotDirectory: snapshotPlace.directory, artifactsDirectory: artifacts
+        )
+        let expected = verifier.referenceURL(pathExtension: strategy.pathExtension)
+            .flatMap { try? Data(contentsOf: $0) }
+            .flatMap { SnapshotDiffing<String>.lines.fromData($0) }
         var screen = session.screen
         if let expected, mode != .all {
             screen = (try? await session.waitFor("the snapshot \(name)", timeout: timeout) { render($0) == expected })
@@ -177,29 +189,33 @@ extension FlowRun {
         } else {
             screen = (try? await session.waitUntilStable(quietFor: .milliseconds(100), timeout: timeout)) ?? session.screen
         }
-        if let message = SnapshotVerifier(
-            filePath: "\(#filePath)", function: flow.name, name: name, record: mode,
-            snapshotDirectory: directory, artifactsDirectory: artifacts
-        ).verify(screen, as: strategy) {
+        if let message = verifier.verify(screen, as: strategy) {
             throw Self.snapshotFailure(message)
         }
     }
 
-    /// The record mode, the folder of the flow's references (`__Snapshots__/<flow>` beside the
-    /// flow file) and where actual snapshots go on failure: shared by screen and stream snapshots.
-    func snapshotSettings() throws -> (mode: SnapshotRecordMode, directory: URL, artifacts: URL) {
+    /// The record mode and where actual snapshots go on failure: shared by screen and stream
+    /// snapshots.
+    func snapshotSettings() throws -> (mode: SnapshotRecordMode, artifacts: URL) {
         let mode: SnapshotRecordMode
         do {
             mode = try options.recordMode ?? SnapshotRecordMode.fromEnvironment(options.environment)
         } catch {
             throw FlowStepFailure("\(error)", showsScreen: false)
         }
-        let directory = URL(fileURLWithPath: script.directory, isDirectory: true)
-            .appendingPathComponent("__Snapshots__", isDirectory: true)
-            .appendingPathComponent(flow.name, isDirectory: true)
         let artifacts = options.artifactsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? HarnessArtifacts.directory(forTestFile: flow.path, environment: options.environment)
-        return (mode, directory, artifacts)
+        return (mode, artifacts)
+    }
+
+    /// Waits until the screen satisfies `predicate` (a Swift test's `.screen` expectation).
+    func expect(_ description: String, where predicate: @escaping @Sendable (ScreenSnapshot) -> Bool) async throws {
+        let session = try session
+        do {
+            _ = try await session.waitFor(description, timeout: timeout, where: predicate)
+        } catch {
+            throw Self.waitFailure(error, what: "the screen never satisfied it", limit: timeout)
+        }
     }
 
     /// A failure message of the snapshot verifier as a step failure: its first line, then the rest.

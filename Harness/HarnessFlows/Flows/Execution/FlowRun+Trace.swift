@@ -12,12 +12,12 @@ extension FlowRun {
     }
 
     /// The step passed.
-    func traceStepPassed(_ step: FlowStep) {
+    func traceStepPassed(_ step: EngineStep) {
         trace?.end(step, result: .passed, screen: traceScreen)
     }
 
     /// The step ended the attempt with `error` (a failure, a skip or a cancellation).
-    func traceStepFailed(_ step: FlowStep?, _ error: any Error) {
+    func traceStepFailed(_ step: EngineStep?, _ error: any Error) {
         guard let trace, let step else { return }
         switch error {
         case let skip as FlowSkip:
@@ -37,8 +37,8 @@ extension FlowRun {
     func finishTrace(_ outcome: AttemptOutcome) {
         guard let trace, let collector = options.traces, collector.mode.keeps(outcome, attempt: attempt) else { return }
         var steps = trace.steps
-        for step in script.steps.dropFirst(steps.count) {
-            steps.append(FlowTrace.Step(text: step.command.flowText, line: step.position.line, start: 0, duration: 0,
+        for step in self.steps.dropFirst(steps.count) {
+            steps.append(FlowTrace.Step(text: step.text, line: step.position.line, start: 0, duration: 0,
                                         result: .notRun))
         }
         var messages: [FlowTrace.Message] = []

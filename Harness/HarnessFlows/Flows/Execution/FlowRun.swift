@@ -23,6 +23,15 @@ final class FlowRun {
     var awaitedEvents: [String: Int] = [:]
     /// Records the attempt's steps for the report, when the run collects traces.
     let trace: FlowTraceRecorder?
+    /// Where `snapshot` steps keep their references.
+    let snapshotPlace: SnapshotPlace
+    /// The steps this run executes, in order (a flow's lines, or a Swift test's steps).
+    private(set) var steps: [EngineStep] = []
+    /// The index in ``steps`` of the step that ended the run, when one failed or skipped.
+    private(set) var failedIndex: Int?
+    /// Whether ``tearDown(failed:)`` ends the app and the stub server: true when this run
+    /// started them (a flow), false when a Swift test owns them.
+    let ownsResources: Bool
 
     init(script: FlowScript, flow: FlowFile, attempt: Int, options: FlowExecutor.Options) {
         self.script = script
@@ -31,6 +40,32 @@ final class FlowRun {
         self.options = options
         self.timeout = options.defaultTimeout
         self.trace = options.traces == nil ? nil : FlowTraceRecorder()
+        self.snapshotPlace = SnapshotPlace(
+            filePath: "\(#filePath)", function: flow.name,
+            directory: URL(fileURLWithPath: script.directory, isDirectory: true)
+                .appendingPathComponent("__Snapshots__", isDirectory: true)
+                .appendingPathComponent(flow.name, isDirectory: true))
+        self.steps = script.steps.map(EngineStep.init)
+        self.ownsResources = true
+    }
+
+    /// A run of a Swift test's steps on the app (or piped app) the test launched, and the stub
+    /// server it started, if any; the test keeps owning them.
+    init(swiftTest: SnapshotPlace, name: String, steps: [EngineStep], app: TerminalApp?, pipedApp: PipedApp?,
+         stubServer: StubServer?, options: FlowExecutor.Options) {
+        let directory = URL(fileURLWithPath: swiftTest.filePath).deletingLastPathComponent().path
+        self.script = FlowScript(file: swiftTest.filePath, directory: directory, steps: [])
+        self.flow = FlowFile(path: swiftTest.filePath, relativePath: name)
+        self.attempt = 1
+        self.options = options
+        self.timeout = app?.session.configuration.defaultTimeout ?? pipedApp?.session.configuration.defaultTimeout ?? options.defaultTimeout
+        self.trace = options.traces == nil ? nil : FlowTraceRecorder()
+        self.snapshotPlace = swiftTest
+        self.steps = steps
+        self.app = app
+        self.pipedApp = pipedApp
+        self.stubServer = stubServer
+        self.ownsResources = false
     }
 
     /// The running session (after `launch`).
@@ -46,15 +81,17 @@ final class FlowRun {
     /// Runs every step, then tears everything down; never throws.
     func execute() async -> AttemptOutcome {
         var outcome = AttemptOutcome.passed
-        var current: FlowStep?
+        var current: EngineStep?
         do {
-            for step in script.steps {
+            for (index, step) in steps.enumerated() {
                 current = step
+                failedIndex = index
                 traceStepBegan()
                 try Task.checkCancellation()
                 try await perform(step)
                 traceStepPassed(step)
             }
+            failedIndex = nil
         } catch let skip as FlowSkip {
             traceStepFailed(current, skip)
             outcome = .skipped(reason: skip.reason)
@@ -67,7 +104,9 @@ final class FlowRun {
             outcome = .failed(failure)
         }
         finishTrace(outcome)
-        if case .failed = outcome { tearDown(failed: true) } else { tearDown(failed: false) }
+        if ownsResources {
+            if case .failed = outcome { tearDown(failed: true) } else { tearDown(failed: false) }
+        }
         return outcome
     }
 
@@ -83,7 +122,7 @@ final class FlowRun {
     }
 
     /// The failure of `step`: its text, what went wrong, and the screen.
-    func failure(_ error: any Error, at step: FlowStep?) -> FlowFailure {
+    func failure(_ error: any Error, at step: EngineStep?) -> FlowFailure {
         let stepFailure: FlowStepFailure
         switch error {
         case let failure as FlowStepFailure: stepFailure = failure
@@ -91,7 +130,7 @@ final class FlowRun {
         default: stepFailure = FlowStepFailure("\(error)")
         }
         var lines: [String] = []
-        let command = step.map { $0.command.flowText } ?? "flow"
+        let command = step?.text ?? "flow"
         lines.append("\(command): \(stepFailure.problem)")
         if let details = stepFailure.details, !details.isEmpty { lines.append(details) }
         if stepFailure.showsScreen, let app {
@@ -104,8 +143,48 @@ final class FlowRun {
     // MARK: - Steps
 
     /// Runs one step.
-    func perform(_ step: FlowStep) async throws {
-        switch step.command {
+    func perform(_ step: EngineStep) async throws {
+        switch step.body {
+        case .command(let command):
+            try await perform(command)
+        case .snapshot(let name, let area, let masks, let style):
+            try await snapshot(name, area: area, masks: masks, style: style)
+        case .screen(let predicate):
+            try await expect(step.text, where: predicate)
+        case .perform(let body):
+            let app = try runningApp
+            do {
+                try await body(app)
+            } catch let error as TerminalSessionError {
+                throw Self.waitFailure(error, what: "it did not happen", limit: timeout)
+            } catch {
+                throw FlowStepFailure("\(error)")
+            }
+        case .check(let body):
+            let app = try runningApp
+            let problem: String?
+            do {
+                problem = try await body(app)
+            } catch let error as TerminalSessionError {
+                throw Self.waitFailure(error, what: "it did not happen", limit: timeout)
+            } catch {
+                throw FlowStepFailure("\(error)")
+            }
+            if let problem { throw FlowStepFailure(problem) }
+        }
+    }
+
+    /// The app in a terminal (a Swift closure step needs one).
+    var runningApp: TerminalApp {
+        get throws(FlowStepFailure) {
+            guard let app else { throw FlowStepFailure("the app is not running (no launch yet)", showsScreen: false) }
+            return app
+        }
+    }
+
+    /// Runs one command.
+    func perform(_ command: FlowCommand) async throws {
+        switch command {
         case .app, .env, .size, .clock, .stub, .seed, .set, .carrier:
             break  // read by `launch`
         case .timeout(let duration):

@@ -23,13 +23,13 @@ final class FlowTraceRecorder {
     }
 
     /// The step begun last ended with `result`; `screen` is the screen after it.
-    func end(_ step: FlowStep, result: FlowTrace.StepResult, problem: String? = nil, details: String? = nil,
+    func end(_ step: EngineStep, result: FlowTrace.StepResult, problem: String? = nil, details: String? = nil,
              screen: ScreenSnapshot?) {
         let now = Date()
         let start = stepStart ?? now
         stepStart = nil
         steps.append(FlowTrace.Step(
-            text: step.command.flowText, line: step.position.line, start: seconds(at: start),
+            text: step.text, line: step.position.line, start: seconds(at: start),
             duration: now.timeIntervalSince(start), result: result, problem: problem, details: details, screen: screen))
     }
 

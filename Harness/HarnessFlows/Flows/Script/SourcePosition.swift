@@ -9,6 +9,11 @@ public struct SourcePosition: Sendable, Hashable, Codable, CustomStringConvertib
     /// The 1-based column.
     public var column: Int
 
+    /// A position (the parser's, and a Swift step's call site).
+    package init(file: String, line: Int, column: Int) {
+        (self.file, self.line, self.column) = (file, line, column)
+    }
+
     /// `file:line:column`, the form editors and compilers use.
     public var description: String { "\(file):\(line):\(column)" }
 }
