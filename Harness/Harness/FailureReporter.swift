@@ -37,6 +37,15 @@ public enum FailureReporter {
         try TaskOverride.$current.withValue(handler, operation: body)
     }
 
+    /// The async form of ``withFailureHandler(_:operation:)-(_,()->T)``.
+    public static func withFailureHandler<T>(
+        _ handler: @escaping @Sendable (String, SourceCodeLocation) -> Void,
+        isolation: isolated (any Actor)? = #isolation,
+        operation body: () async throws -> T
+    ) async rethrows -> T {
+        try await TaskOverride.$current.withValue(handler, operation: body)
+    }
+
     private enum TaskOverride {
         @TaskLocal static var current: (@Sendable (String, SourceCodeLocation) -> Void)?
     }

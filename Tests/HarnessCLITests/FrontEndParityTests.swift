@@ -1,0 +1,160 @@
+import Foundation
+import TestSupport
+import Testing
+import Harness
+import Stubs
+@testable import HarnessFlows
+
+/// Each kind of step, written once as a flow and once as a Swift `AppStep`, run against the same
+/// program: both front ends must pass or fail alike, with the same message (the step's text, the
+/// problem, the details and the screen), because both are one engine's steps.
+@Suite struct FrontEndParityTests {
+    /// One row: the steps in both spellings, against the shell program or the todo app.
+    struct Row: Sendable, CustomTestStringConvertible {
+        var name: String
+        var flow: [String]
+        var swift: [AppStep]
+        var passes: Bool
+        var todo = false
+        /// Only the outcome is compared (the message names files that differ by design).
+        var outcomeOnly = false
+        /// The snapshot the Swift steps record (record mode `missing`, which fails the step), removed after the row.
+        var recorded: [String] = []
+        var testDescription: String { name }
+    }
+
+    /// Prints two lines, then echoes each line it reads (the test's input, never the clock decides).
+    static let program = """
+        #!/bin/sh
+        printf 'hello world\\nready\\n'
+        while read line; do
+          [ "$line" = quit ] && exit 3
+          printf 'got %s\\n' "$line"
+        done
+        """
+
+    static let rows: [Row] = [
+        Row(name: "expect text", flow: [#"expect "ready""#], swift: [.expect(.text("ready"))], passes: true),
+        Row(name: "expect text times out", flow: [#"expect "absent" within 300ms"#],
+            swift: [.expect(.text("absent", within: .milliseconds(300)))], passes: false),
+        Row(name: "expect regex", flow: [#"expect /^re+ady$/"#], swift: [.expect(.regex("^re+ady$"))], passes: true),
+        Row(name: "expect in an area", flow: [#"expect "ready" in rows 0-0 within 300ms"#],
+            swift: [.expect(.text("ready", in: .rows(0...0), within: .milliseconds(300)))], passes: false),
+        Row(name: "expect with a style", flow: [#"expect "ready" style bold within 300ms"#],
+            swift: [.expect(.text("ready", style: TextStyle(bold: true), within: .milliseconds(300)))], passes: false),
+        Row(name: "expect-not", flow: [#"expect "ready""#, #"expect-not "ready""#],
+            swift: [.expect(.text("ready"), .noText("ready"))], passes: false),
+        Row(name: "expect-not regex", flow: [#"expect "ready""#, #"expect-not /^nothing$/"#],
+            swift: [.expect(.text("ready"), .noRegex("^nothing$"))], passes: true),
+        Row(name: "expect-output", flow: [#"expect-output "hello""#], swift: [.expect(.output("hello"))], passes: true),
+        Row(name: "expect-output times out", flow: [#"expect-output "absent" within 300ms"#],
+            swift: [.expect(.output("absent", within: .milliseconds(300)))], passes: false),
+        Row(name: "expect-output regex", flow: [#"expect-output /wor+ld/"#], swift: [.expect(.outputRegex("wor+ld"))], passes: true),
+        Row(name: "expect-output-not", flow: [#"expect "ready""#, #"expect-output-not "hello""#],
+            swift: [.expect(.text("ready"), .noOutput("hello"))], passes: false),
+        Row(name: "type", flow: [#"expect "ready""#, #"type "abc\r""#, #"expect-output "got abc""#],
+            swift: [AppStep(.type("abc\r"), expect: .output("got abc"))], passes: true),
+        Row(name: "press", flow: [#"expect "ready""#, #"type "k""#, "press enter", #"expect-output "got k""#],
+            swift: [.expect(.text("ready")), AppStep(.type("k")), AppStep(.press(.enter), expect: .output("got k"))], passes: true),
+        Row(name: "paste", flow: [#"expect "ready""#, #"paste "xyz""#, "press enter", #"expect-output "got xyz""#],
+            swift: [.expect(.text("ready")), AppStep(.paste("xyz")), AppStep(.press(.enter), expect: .output("got xyz"))], passes: true),
+        Row(name: "resize", flow: [#"expect "ready""#, "resize 40x10", #"expect "ready""#],
+            swift: [.expect(.text("ready")), AppStep(.resize(cols: 40, rows: 10), expect: .text("ready"))], passes: true),
+        Row(name: "wait-stable", flow: [#"expect "ready""#, "wait-stable 50ms"],
+            swift: [.expect(.text("ready"), .stable(for: .milliseconds(50)))], passes: true),
+        Row(name: "a click where the program did not ask for the mouse", flow: [#"expect "ready""#, #"click "ready""#],
+            swift: [.expect(.text("ready")), AppStep(.click(.text("ready")))], passes: false),
+        Row(name: "exit with the expected status", flow: [#"expect "ready""#, #"type "quit\r""#, "exit 3"],
+            swift: [.expect(.text("ready")), AppStep(.type("quit\r"), expect: .exit(.exited(3)))], passes: true),
+        Row(name: "exit with another status", flow: [#"expect "ready""#, #"type "quit\r""#, "exit 0"],
+            swift: [.expect(.text("ready")), AppStep(.type("quit\r"), expect: .exit(.exited(0)))], passes: false),
+        Row(name: "kill", flow: [#"expect "ready""#, "kill"],
+            swift: [.expect(.text("ready")), AppStep(.kill)], passes: true),
+        Row(name: "file missing from the sandbox", flow: [#"expect "ready""#, "file todos.json exists"],
+            swift: [.expect(.text("ready"), .fileExists("todos.json"))], passes: false),
+        Row(name: "file not in the sandbox", flow: [#"expect "ready""#, "file todos.json missing"],
+            swift: [.expect(.text("ready"), .fileMissing("todos.json"))], passes: true),
+        Row(name: "snapshot without a reference", flow: [#"expect "ready""#, "snapshot screen"],
+            swift: [.expect(.text("ready"), .snapshot("screen"))], passes: false, outcomeOnly: true,
+            recorded: ["bothFrontEndsAgree.screen.txt", "bothFrontEndsAgree.screen.svg"]),
+        Row(name: "transcript snapshot without a reference", flow: [#"expect "ready""#, "snapshot-transcript all"],
+            swift: [.expect(.text("ready"), .transcriptSnapshot("all"))], passes: false, outcomeOnly: true,
+            recorded: ["bothFrontEndsAgree.all.txt"]),
+        // The todo app: the bridge.
+        Row(name: "event sequence", flow: [#"expect "[ Start ]""#, "event state sequence idle"],
+            swift: [.expect(.text("[ Start ]"), .events("state", ["idle"]))], passes: true, todo: true),
+        Row(name: "event sequence that differs", flow: [#"expect "[ Start ]""#, "timeout 300ms", "event state sequence idle,loading"],
+            swift: [.expect(.text("[ Start ]"), .events("state", ["idle", "loading"]))], passes: false, todo: true),
+        Row(name: "spy count", flow: [#"expect "[ Start ]""#, "spy database.save count 0"],
+            swift: [.expect(.text("[ Start ]"), .spyCount("database.save", 0))], passes: true, todo: true),
+        Row(name: "spy count that differs", flow: [#"expect "[ Start ]""#, "timeout 300ms", "spy database.save count 1"],
+            swift: [.expect(.text("[ Start ]"), .spyCount("database.save", 1))], passes: false, todo: true),
+        Row(name: "given after launch", flow: [#"expect "[ Start ]""#, "given error", #"expect "Oops""#],
+            swift: [.expect(.text("[ Start ]")), AppStep(.given("error"), expect: .text("Oops"))], passes: true, todo: true),
+        Row(name: "call", flow: [#"expect "[ Start ]""#, #"call given "\"error\"""#, #"expect "Oops""#],
+            swift: [.expect(.text("[ Start ]")), AppStep(.call("given", json: #""error""#), expect: .text("Oops"))], passes: true, todo: true),
+        Row(name: "a probe that differs", flow: [#"expect "[ Start ]""#, #"probe state equals "{}""#],
+            swift: [.expect(.text("[ Start ]"), .probe("state", equals: "{}"))], passes: false, todo: true),
+    ]
+
+    @Test(arguments: rows)
+    func bothFrontEndsAgree(_ row: Row) async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        // Read by sh, not executed: a script written while another case forks could not be
+        // executed ("Text file busy", the fork/exec race of issue 27).
+        let program = try fixture.write(Self.program, at: "program.sh")
+        let (executable, arguments) = row.todo ? (try BuildProducts.executable(named: "todo").path, []) : ("/bin/sh", [program])
+        let timeout = row.flow.contains { $0.hasPrefix("timeout ") } ? Duration.milliseconds(300) : mustSucceedTimeout
+
+        // The flow.
+        let header = ["app \(([executable] + arguments).joined(separator: " "))", "launch"]
+        let outcome = try await fixture.run((header + row.flow).joined(separator: "\n"), options: testOptions(timeout: mustSucceedTimeout))
+        let flowMessage: String? = if case .failed(let failure) = outcome { failure.message } else { nil }
+
+        // The same steps in Swift.
+        var launch = AppLaunch(executable: executable, arguments: arguments)
+        launch.environment = testEnvironment
+        launch.defaultTimeout = timeout
+        if row.todo {
+            launch.launchProtocol = .bridge
+            launch.carrier = .environment
+        }
+        let reported = Reported()
+        let app = try await TerminalApp.launch(launch)
+        defer { app.close(failed: false) }
+        try await FailureReporter.withFailureHandler({ message, _ in reported.add(message) }) {
+            do {
+                try await app.run(row.swift, stubServer: nil)
+            } catch is AppStepsFailed {
+            }
+        }
+        let references = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent()
+            .appendingPathComponent("__Snapshots__/FrontEndParityTests")
+        for file in row.recorded { try? FileManager.default.removeItem(at: references.appendingPathComponent(file)) }
+        try? FileManager.default.removeItem(at: references)  // only when empty
+        try? FileManager.default.removeItem(at: references.deletingLastPathComponent())
+        let swiftMessages = reported.messages
+        #expect(swiftMessages.count <= 1, "a failed step is reported once")
+        let swiftMessage = swiftMessages.first
+
+        #expect((flowMessage == nil) == row.passes, "flow: \(flowMessage ?? "passed")")
+        #expect((swiftMessage == nil) == row.passes, "swift: \(swiftMessage ?? "passed")")
+        if !row.outcomeOnly {
+            #expect(Self.normalized(swiftMessage) == Self.normalized(flowMessage))
+        }
+    }
+
+    /// Sandbox paths differ between two launches.
+    static func normalized(_ message: String?) -> String? {
+        message?.replacingOccurrences(of: #"sandbox /\S+:"#, with: "sandbox SANDBOX:", options: .regularExpression)
+    }
+
+    /// The messages the failure handler received.
+    final class Reported: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [String] = []
+        func add(_ message: String) { lock.withLock { stored.append(message) } }
+        var messages: [String] { lock.withLock { stored } }
+    }
+}
