@@ -1,0 +1,50 @@
+import Foundation
+import Harness
+import TestSupport
+import Testing
+
+/// The bundled flows (`Tests/Flows`) as Swift test cases, on the same engine as `harness run`,
+/// and where a broken flow's failure is reported: at its own `.flow` line.
+@Suite struct BundledFlowCasesTests {
+    @Test(arguments: FlowCases.files(in: "Tests/Flows"))
+    func bundledFlow(_ flow: FlowFile) async throws {
+        try await FlowCases.run(flow, timeout: mustSucceedTimeout)
+    }
+
+    @Test func theBundledFlowsAreFound() {
+        let flows = FlowCases.files(in: "Tests/Flows").map(\.relativePath)
+        #expect(flows.contains("Tests/Flows/error.flow"))
+        #expect(flows.count >= 15, "found: \(flows)")
+    }
+
+    /// A failed step is one issue, at the flow file's line and column, with `harness run`'s message.
+    @Test func aFailedStepIsReportedAtItsFlowLine() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = try writeFile("""
+                app /bin/sh -c "echo ready; read line"
+                launch
+                expect "ready"
+                  expect "never" within 200ms
+                """, at: "broken.flow", in: folder.path)
+            let flow = FlowFile(path: path, relativePath: "Flows/broken.flow")
+            try await withKnownIssue {
+                try await FlowCases.run(flow)
+            } matching: { issue in
+                issue.sourceLocation?.filePath == path && issue.sourceLocation?.line == 4 && issue.sourceLocation?.column == 3
+                    && "\(issue)".contains(#"expect "never" within 200ms: the screen never showed it within 200ms"#)
+            }
+        }
+    }
+
+    @Test func aFlowThatDoesNotParseIsReportedAtTheError() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = try writeFile("app /bin/true\nlaunch\nexpct \"x\"\n", at: "typo.flow", in: folder.path)
+            let flow = FlowFile(path: path, relativePath: "Flows/typo.flow")
+            try await withKnownIssue {
+                try await FlowCases.run(flow)
+            } matching: { issue in
+                issue.sourceLocation?.filePath == path && issue.sourceLocation?.line == 3
+            }
+        }
+    }
+}
