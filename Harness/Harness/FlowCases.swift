@@ -45,8 +45,16 @@ public enum FlowCases {
         if environment["HARNESS_PRODUCTS_DIR"]?.isEmpty ?? true {
             environment["HARNESS_PRODUCTS_DIR"] = BuildProducts.directory.path
         }
-        let options = FlowExecutor.Options(defaultTimeout: timeout, environment: environment)
-        switch await FlowExecutor(options: options).run(script, flow: flow) {
+        let artifacts = environment["HARNESS_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
+        let traces = artifacts.map { _ in FlowTraceCollector(mode: .on) }
+        let options = FlowExecutor.Options(defaultTimeout: timeout, artifactsDirectory: artifacts, environment: environment, traces: traces)
+        let started = ContinuousClock.now
+        let outcome = await FlowExecutor(options: options).run(script, flow: flow)
+        if let artifacts, let traces {
+            // The trace `harness run --artifacts` would keep, for `harness merge-reports`.
+            StepEngine.writeReport(of: flow, outcome: outcome, duration: ContinuousClock.now - started, traces: traces, in: artifacts)
+        }
+        switch outcome {
         case .passed:
             return
         case .failed(let failure):

@@ -51,7 +51,13 @@ enum AppStepRunner {
             engineSteps += made
             owner += Array(repeating: index, count: made.count)
         }
-        let outcome = await StepEngine.run(engineSteps, app: app, pipedApp: pipedApp, stubServer: stubServer, test: test)
+        // With HARNESS_ARTIFACTS, the run leaves the flow runner's trace and artifacts there, for
+        // `harness merge-reports`; the test shows as `<TestFile>/<test>()`.
+        var options = FlowExecutor.Options()
+        options.artifactsDirectory = ProcessInfo.processInfo.environment["HARNESS_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
+        let file = URL(fileURLWithPath: test.filePath).deletingPathExtension().lastPathComponent
+        let outcome = await StepEngine.run(engineSteps, app: app, pipedApp: pipedApp, stubServer: stubServer, test: test,
+                                           name: "\(file)/\(test.function)", options: options)
         guard case .failed(let index, let message) = outcome else { return }
         let step = owner.indices.contains(index) ? owner[index] : steps.count - 1
         let location = steps[step].location

@@ -34,11 +34,45 @@ public enum StepEngine {
         _ steps: [EngineStep], app: TerminalApp? = nil, pipedApp: PipedApp? = nil, stubServer: StubServer? = nil,
         test: SnapshotPlace, name: String? = nil, options: FlowExecutor.Options = FlowExecutor.Options()
     ) async -> Outcome {
-        let run = FlowRun(swiftTest: test, name: name ?? SnapshotVerifier.testName(of: test.function), steps: steps,
+        let name = name ?? SnapshotVerifier.testName(of: test.function)
+        var options = options
+        let traces = options.traces ?? options.artifactsDirectory.map { _ in FlowTraceCollector(mode: .on) }
+        options.traces = traces
+        let run = FlowRun(swiftTest: test, name: name, steps: steps,
                           app: app, pipedApp: pipedApp, stubServer: stubServer, options: options)
-        let outcome = await run.execute()
+        let started = ContinuousClock.now
+        let outcome = await run.execute()  // writes the failure's artifacts under options.artifactsDirectory
+        if let folder = options.artifactsDirectory, let traces {
+            writeReport(of: run.flow, outcome: outcome, duration: ContinuousClock.now - started, traces: traces, in: folder)
+        }
         guard case .failed(let failure) = outcome else { return .passed }
         let index = run.failedIndex ?? max(0, steps.count - 1)
         return .failed(index: index, message: failure.message)
+    }
+
+    /// The folder under an artifacts folder where Swift runs leave their reports, one file per
+    /// run of steps; ``RunReportWriter/read(folder:)`` merges them when there is no `results.json`.
+    public static let swiftReportsFolder = "swift-tests"
+
+    /// Writes the run as a one-flow ``RunReport`` (its trace: steps, screens, requests, bridge
+    /// messages, recording) to `<folder>/swift-tests/<name>.<n>.json`, `n` counting the runs of
+    /// the same test. Best effort: a report that cannot be written leaves the test's outcome alone.
+    public static func writeReport(of flow: FlowFile, outcome: AttemptOutcome, duration: Duration, traces: FlowTraceCollector,
+                            in folder: String) {
+        let result = FlowResult(flow: flow, attempts: [FlowAttempt(number: 1, duration: duration, outcome: outcome)])
+        let report = RunReport(results: [result], traces: traces.traces, title: "Swift tests")
+        let directory = FlowPaths.join(folder, swiftReportsFolder)
+        let stem = SnapshotVerifier.sanitized(flow.relativePath)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(report) else { return }
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for number in 1...10_000 {
+            // Without overwriting: two runs of one test (or two processes) keep both reports.
+            let url = URL(fileURLWithPath: FlowPaths.join(directory, "\(stem).\(number).json"))
+            if (try? data.write(to: url, options: .withoutOverwriting)) != nil { return }
+            if !FileManager.default.fileExists(atPath: url.path) { return }  // not a name clash: give up
+        }
     }
 }

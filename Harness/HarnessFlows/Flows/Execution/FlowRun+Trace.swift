@@ -54,7 +54,7 @@ extension FlowRun {
         }
         collector.add(FlowTrace(
             path: flow.relativePath, attempt: attempt, startDate: trace.startDate, duration: trace.seconds(),
-            steps: steps, requests: stubServer.map { trace.requests($0.requests) } ?? [], messages: messages,
+            steps: steps, requests: stubServer.map { trace.requests($0.requests, stubs: $0.stubs) } ?? [], messages: messages,
             recording: app?.session.recording))
     }
 }

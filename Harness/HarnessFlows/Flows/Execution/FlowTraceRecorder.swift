@@ -35,7 +35,9 @@ final class FlowTraceRecorder {
 
     /// The requests of `journal` with the status and delay of the stub that answered each (a
     /// sequence stub's answer is found by counting the requests it answered before).
-    func requests(_ journal: [RecordedRequest]) -> [FlowTrace.Request] {
+    /// Stubs a Swift test registered itself (not by a `stub` line) are read from `stubs`.
+    func requests(_ journal: [RecordedRequest], stubs: [StubSummary] = []) -> [FlowTrace.Request] {
+        let behaviours = Dictionary(stubs.map { ($0.id, $0.behaviour) }, uniquingKeysWith: { first, _ in first })
         var uses: [StubID: Int] = [:]
         return journal.map { request in
             var status = "404"
@@ -51,7 +53,13 @@ final class FlowTraceRecorder {
                 case .close?: status = "closed"
                 case .sequence(let statuses, _)?:
                     status = statuses.isEmpty ? "?" : String(statuses[min(index, statuses.count - 1)])
-                case nil: status = "?"
+                case nil:
+                    if let answer = behaviours[id]?.answer(forUse: index) {
+                        status = answer.status
+                        delay = answer.delay?.flowSeconds
+                    } else {
+                        status = "?"
+                    }
                 }
             }
             return FlowTrace.Request(time: seconds(at: request.receivedAt), method: request.method, target: request.target,

@@ -36,8 +36,32 @@ public enum RunReportWriter {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw RunReportError(path: path, reason: "cannot read it (was the run given --artifacts \(folder)?)")
+            if let swift = try readSwiftReports(folder: folder) { return swift }
+            throw RunReportError(path: path, reason: "cannot read it (was the run given --artifacts \(folder), "
+                                 + "or HARNESS_ARTIFACTS=\(folder) to swift test?)")
         }
+        return try decode(data, path: path)
+    }
+
+    /// The reports Swift tests left under `<folder>/swift-tests/` (``StepEngine``), merged into
+    /// one; nil when there are none.
+    static func readSwiftReports(folder: String) throws -> RunReport? {
+        let directory = FlowPaths.join(folder, StepEngine.swiftReportsFolder)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        let files = names.filter { $0.hasSuffix(".json") }.sorted()
+        guard !files.isEmpty else { return nil }
+        var parts: [(report: RunReport, prefix: String)] = []
+        for file in files {
+            let path = FlowPaths.join(directory, file)
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+                throw RunReportError(path: path, reason: "cannot read it")
+            }
+            parts.append((try decode(data, path: path), ""))
+        }
+        return RunReport.merged(parts, title: "Swift tests")
+    }
+
+    private static func decode(_ data: Data, path: String) throws -> RunReport {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let report: RunReport
