@@ -33,9 +33,11 @@ public enum FailureReporter {
     /// (XCTest then also reports the thrown error, as it does any error a test throws).
     ///
     /// ```swift
-    /// if let problem = await check(step) {
-    ///     try await FailureReporter.failAndStop(problem, at: step.location,
-    ///                                           throwing: AppStepsFailed(step: n, location: step.location, message: problem))
+    /// // A helper's check that must end the test, reported at its caller's line:
+    /// guard app.screen.contains("Saved") else {
+    ///     try await FailureReporter.failAndStop("not saved:\n\(app.screen.framed())",
+    ///                                           at: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line),
+    ///                                           throwing: NotSaved())
     /// }
     /// ```
     public static func failAndStop(
