@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import Synchronization
 import Testing
 import XCTest
 
@@ -7,25 +8,79 @@ import XCTest
 ///
 /// Under Swift Testing it records an `Issue` at the given location; under XCTest it calls
 /// `XCTFail` with the location's file and line. Every assertion of the harness goes through
-/// ``fail(_:at:)``, so each failure points at the line that made the expectation.
+/// ``fail(_:at:)`` (or, to stop the test as well, ``failAndStop(_:at:throwing:)``), so each
+/// failure points at the line that made the expectation.
 public enum FailureReporter {
     /// Records a failure with `message` at `location`.
     public static func fail(_ message: String, at location: SourceCodeLocation) {
         if let override = TaskOverride.current {
             override(message, location)
         } else if Test.current != nil {
-            Issue.record(
-                Comment(rawValue: message),
-                sourceLocation: SourceLocation(
-                    fileID: String(describing: location.fileID),
-                    filePath: String(describing: location.filePath),
-                    line: Int(location.line),
-                    column: Int(location.column)
-                )
-            )
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation(location))
         } else {
             XCTFail(message, file: location.filePath, line: location.line)
         }
+    }
+
+    /// Records a failure with `message` at `location`, then stops the test by throwing, so that
+    /// the failure is reported once, at `location`.
+    ///
+    /// Under Swift Testing it does what `#require` does: it records one issue and throws
+    /// `ExpectationFailedError`, the error Swift Testing knows was recorded already and does not
+    /// report again where it surfaces (the `TerminalApp.with` line, the test function). The issue
+    /// reads as ``fail(_:at:)``'s: `message`, at `location`. Under XCTest, and with a
+    /// ``withFailureHandler(_:operation:)`` handler, it reports `message` and throws `error`
+    /// (XCTest then also reports the thrown error, as it does any error a test throws).
+    ///
+    /// ```swift
+    /// // A helper's check that must end the test, reported at its caller's line:
+    /// guard app.screen.contains("Saved") else {
+    ///     try await FailureReporter.failAndStop("not saved:\n\(app.screen.framed())",
+    ///                                           at: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line),
+    ///                                           throwing: NotSaved())
+    /// }
+    /// ```
+    public static func failAndStop(
+        _ message: String,
+        at location: SourceCodeLocation,
+        throwing error: some Error
+    ) async throws -> Never {
+        if let override = TaskOverride.current {
+            override(message, location)
+            throw error
+        }
+        guard let test = Test.current else {
+            XCTFail(message, file: location.filePath, line: location.line)
+            throw error
+        }
+        // `#require(false)` records an "expectation failed" issue and throws the error that
+        // says so; inside this scope that issue is recorded as a plain one, carrying only the
+        // message (as `Issue.record` would), instead of "Expectation failed: Bool(false)".
+        let asPlainIssue = IssueHandlingTrait.compactMapIssues { issue in
+            guard case .expectationFailed = issue.kind else { return issue }
+            var plain = issue
+            plain.kind = .unconditional
+            return plain
+        }
+        let thrown = Mutex<(any Error)?>(nil)
+        let sourceLocation = Self.sourceLocation(location)
+        try await asPlainIssue.provideScope(for: test, testCase: Test.Case.current) {
+            do {
+                try #require(Bool(false), Comment(rawValue: message), sourceLocation: sourceLocation)
+            } catch {
+                thrown.withLock { $0 = error }
+            }
+        }
+        throw thrown.withLock { $0 } ?? error
+    }
+
+    private static func sourceLocation(_ location: SourceCodeLocation) -> SourceLocation {
+        SourceLocation(
+            fileID: String(describing: location.fileID),
+            filePath: String(describing: location.filePath),
+            line: Int(location.line),
+            column: Int(location.column)
+        )
     }
 
     /// Runs `body` with failures sent to `handler` instead of the test framework (for tests of
@@ -37,13 +92,13 @@ public enum FailureReporter {
         try TaskOverride.$current.withValue(handler, operation: body)
     }
 
-    /// The async form of ``withFailureHandler(_:operation:)-(_,()->T)``.
+    /// The asynchronous form of ``withFailureHandler(_:operation:)``.
     public static func withFailureHandler<T>(
         _ handler: @escaping @Sendable (String, SourceCodeLocation) -> Void,
         isolation: isolated (any Actor)? = #isolation,
         operation body: () async throws -> T
     ) async rethrows -> T {
-        try await TaskOverride.$current.withValue(handler, operation: body)
+        try await TaskOverride.$current.withValue(handler, operation: body, isolation: isolation)
     }
 
     private enum TaskOverride {

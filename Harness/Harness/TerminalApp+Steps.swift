@@ -8,8 +8,10 @@ extension TerminalApp {
     /// its expectations, waiting event driven, with the flow runner's semantics and messages.
     ///
     /// The first unmet expectation is reported once, at its step's line (Swift Testing or
-    /// XCTest), with what was expected next to the screen, and the steps stop by throwing
-    /// ``AppStepsFailed``. Snapshots are named after the test: `<test>.<name>`.
+    /// XCTest), with what was expected next to the screen, and the steps stop by throwing:
+    /// under Swift Testing the error `#require` throws (Swift Testing does not report it again),
+    /// under XCTest or a failure handler ``AppStepsFailed``. Snapshots are named after the
+    /// test: `<test>.<name>`.
     ///
     /// - Parameter stubServer: the test's stub server, which `.requests` checks read.
     public func run(
@@ -61,7 +63,9 @@ enum AppStepRunner {
         guard case .failed(let index, let message) = outcome else { return }
         let step = owner.indices.contains(index) ? owner[index] : steps.count - 1
         let location = steps[step].location
-        FailureReporter.fail(message, at: location)
-        throw AppStepsFailed(step: step + 1, location: location, message: message)
+        // Reported once, at the step: under Swift Testing the error thrown is the one `#require`
+        // throws, which is not reported again where it surfaces (the `with` line).
+        try await FailureReporter.failAndStop(message, at: location,
+                                              throwing: AppStepsFailed(step: step + 1, location: location, message: message))
     }
 }

@@ -204,6 +204,26 @@ struct ReadmeExamplesTests {
         func setState(_ new: TodoListState) { state.withLock { $0 = new } }
     }
 
+    // MARK: - Spies
+
+    /// The spy example on the todo app, which records the list it saves after loading.
+    @Test func spiesSeeWhatTheAppDid() async throws {
+        let server = try StubServer()
+        defer { server.stop() }
+        try server.stub(.get("/todos"), .json(unsortedTodos))
+        try await TerminalApp.with(TodoFixture.launch(network: server)) { app in
+            try await app.waitFor(text: "[ Start ]")
+
+            let saves = try app.bridge.spy("database.save", as: [Todo].self)   // before the action
+            try app.press(.enter)
+            let saved = try await saves.waitForCall()          // the next call, decoded as [Todo]
+            #expect(saved == sorted)
+            _ = try await saves.waitForCall(number: 1)         // until the app has recorded 1 call
+            #expect(try await saves.count == 1)                // what the app has recorded, now
+            #expect(try await saves.calls == [sorted])         // every value, oldest first
+        }
+    }
+
     // MARK: - Flow scripts
 
     static let root = DocumentedExamples.packageRoot(fromTestFile: #filePath)

@@ -99,9 +99,15 @@ public final class TerminalApp: Sendable {
     /// Launches the app, runs `body`, and always closes it.
     ///
     /// When `body` throws, the failure's artifacts are written first (see
-    /// ``writeFailureArtifacts(to:)``) under `HARNESS_ARTIFACTS` (default
+    /// ``failureArtifacts()``) under `HARNESS_ARTIFACTS` (default
     /// `.build/harness-artifacts/<TestFile>/<test>/`), and the sandbox is kept if
     /// `HARNESS_KEEP_SANDBOX=1`.
+    ///
+    /// This is the framework-free form, for programs that import only `HarnessCore`. A test
+    /// that imports `Harness` calls `Harness`'s `TerminalApp.with`, which also keeps the
+    /// artifacts when the test recorded a failure inside `body` without throwing (an `#expect`,
+    /// an `XCTAssert`, a snapshot) and attaches them to the test.
+    @_disfavoredOverload
     @discardableResult
     public static func with<R>(
         _ launch: AppLaunch,
@@ -110,45 +116,74 @@ public final class TerminalApp: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalApp) async throws -> R
     ) async throws -> R {
-        let app = try await Self.launch(launch)
-        do {
-            let result = try await body(app)
-            await runOffPool { app.close(failed: false) }
-            return result
-        } catch {
-            let file = URL(fileURLWithPath: "\(filePath)").deletingPathExtension().lastPathComponent
-            let test = function.prefix { $0 != "(" }
-            let folder = HarnessArtifacts.directory(forTestFile: "\(filePath)")
-                .appendingPathComponent(file, isDirectory: true)
-                .appendingPathComponent(String(test), isDirectory: true)
-            if let written = try? app.writeFailureArtifacts(to: folder) {
-                FileHandle.standardError.write(Data("harness: the failed test's recording and screen are in \(written.path)\n".utf8))
-            }
-            await runOffPool { app.close(failed: true) }
-            throw error
-        }
+        try await with(launch, filePath: filePath, function: function, hooks: nil, isolation: isolation, body)
     }
 
-    /// Writes what a failure needs to be understood into `folder`: the session recording as
-    /// asciicast v2 (`recording.cast`, plays in `asciinema play`), the last screen as framed
-    /// text with its style layer (`screen.txt`) and as a picture (`screen.svg`), and the bridge
-    /// events (`events.json`). Returns the folder.
-    @discardableResult
-    public func writeFailureArtifacts(to folder: URL) throws -> URL {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    /// The one implementation of `with`: `hooks` (from `Harness`) say whether the test recorded a
+    /// failure while `body` ran and attach the artifacts to it; without them a failure is a
+    /// body that throws.
+    package static func with<R>(
+        _ launch: AppLaunch,
+        filePath: StaticString,
+        function: String,
+        hooks: (any TestFrameworkHooks)?,
+        isolation: isolated (any Actor)?,
+        _ body: (TerminalApp) async throws -> R
+    ) async throws -> R {
+        let app = try await Self.launch(launch)
+        let outcome: Result<R, any Error>
+        var issueRecorded = false
+        if let hooks {
+            (outcome, issueRecorded) = await hooks.run(isolation: isolation) { try await body(app) }
+        } else {
+            do { outcome = .success(try await body(app)) } catch { outcome = .failure(error) }
+        }
+        let threw = if case .failure = outcome { true } else { false }
+        let failed = threw || issueRecorded
+        if failed {
+            app.keepFailureArtifacts(filePath: "\(filePath)", function: function, hooks: hooks)
+        }
+        await runOffPool { app.close(failed: failed) }
+        return try outcome.get()
+    }
+
+    /// Writes the failure's artifacts to the test's folder (saying where on standard error) and
+    /// attaches them to the test when `hooks` can.
+    private func keepFailureArtifacts(filePath: String, function: String, hooks: (any TestFrameworkHooks)?) {
+        let files = failureArtifacts()
+        let folder = HarnessArtifacts.folder(forTestFile: filePath, function: function)
+        if let written = try? HarnessArtifacts.write(files, to: folder) {
+            FileHandle.standardError.write(Data("harness: the failed test's recording and screen are in \(written.path)\n".utf8))
+        }
+        hooks?.attach(files, prefix: HarnessArtifacts.testFileName(filePath) + "." + HarnessArtifacts.testName(function))
+    }
+
+    /// What a failure needs to be understood: the session recording as asciicast v2
+    /// (`recording.cast`, plays in `asciinema play`), the last screen as framed text with its
+    /// style layer and the app's exit status (`screen.txt`) and as a picture (`screen.svg`), and,
+    /// with the bridge, the events it received (`events.json`).
+    public func failureArtifacts() -> [HarnessArtifacts.File] {
         let screen = session.screen
-        try session.recording.writeAsciicast(toFile: folder.appendingPathComponent("recording.cast").path)
         var text = screen.framed()
         let style = ScreenStyleLayer.lines(of: screen)
         if !style.isEmpty { text += "\nstyle:\n" + style.joined(separator: "\n") }
         if let status = session.exitStatus { text += "\nthe app \(status)" }
-        try Data((text + "\n").utf8).write(to: folder.appendingPathComponent("screen.txt"))
-        try Data(ScreenSVG.render(screen).utf8).write(to: folder.appendingPathComponent("screen.svg"))
+        var files = [
+            HarnessArtifacts.File(name: "recording.cast", contents: Data(session.recording.asciicast().utf8)),
+            HarnessArtifacts.File(name: "screen.txt", contents: Data((text + "\n").utf8)),
+            HarnessArtifacts.File(name: "screen.svg", contents: Data(ScreenSVG.render(screen).utf8)),
+        ]
         if let bridge = connectedBridge {
             let events = bridge.receivedEvents.map { #"{"seq": \#($0.seq), "name": \#(Self.jsonString($0.name)), "value": \#($0.value.text)}"# }
-            try Data(("[\n" + events.joined(separator: ",\n") + "\n]\n").utf8).write(to: folder.appendingPathComponent("events.json"))
+            files.append(HarnessArtifacts.File(name: "events.json", contents: Data(("[\n" + events.joined(separator: ",\n") + "\n]\n").utf8)))
         }
-        return folder
+        return files
+    }
+
+    /// Writes ``failureArtifacts()`` into `folder` and returns the folder.
+    @discardableResult
+    public func writeFailureArtifacts(to folder: URL) throws -> URL {
+        try HarnessArtifacts.write(failureArtifacts(), to: folder)
     }
 
     private static func jsonString(_ text: String) -> String {

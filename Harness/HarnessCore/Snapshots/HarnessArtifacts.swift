@@ -36,6 +36,56 @@ public enum HarnessArtifacts {
         }
     }
 
+    /// One file the harness keeps for a failed test: its name in the test's artifacts folder
+    /// (`screen.txt`, `screen.svg`, `recording.cast`, `events.json`) and its bytes. The same
+    /// values are written to the folder and attached to the test (`swift test --attachments-path`).
+    public struct File: Sendable, Equatable {
+        /// The file's name, with its extension.
+        public let name: String
+        /// The file's contents.
+        public let contents: Data
+
+        package init(name: String, contents: Data) {
+            (self.name, self.contents) = (name, contents)
+        }
+
+        /// The contents as UTF-8 text.
+        public var text: String { String(decoding: contents, as: UTF8.self) }
+    }
+
+    /// Writes `files` into `folder` (created if needed) and returns the folder.
+    @discardableResult
+    public static func write(_ files: [File], to folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in files {
+            try file.contents.write(to: folder.appendingPathComponent(file.name))
+        }
+        return folder
+    }
+
+    /// The folder of one test's failure artifacts: `<artifacts>/<TestFile>/<test>/`, where
+    /// `<TestFile>` is `filePath`'s base name and `<test>` is `function` up to its `(`.
+    public static func folder(
+        forTestFile filePath: String,
+        function: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        directory(forTestFile: filePath, environment: environment)
+            .appendingPathComponent(testFileName(filePath), isDirectory: true)
+            .appendingPathComponent(testName(function), isDirectory: true)
+    }
+
+    /// `filePath`'s base name without its extension: `Tests/AppTests/ScreenTests.swift` is
+    /// `ScreenTests`.
+    static func testFileName(_ filePath: String) -> String {
+        URL(fileURLWithPath: filePath).deletingPathExtension().lastPathComponent
+    }
+
+    /// A test function's name without its parameters: `loads(_:)` is `loads`.
+    static func testName(_ function: String) -> String {
+        String(function.prefix { $0 != "(" })
+    }
+
     /// Where to keep a copy of `file` in `artifacts`: its path relative to `packageRoot` when it
     /// is inside it (so the copy mirrors the source tree), otherwise its last `keeping` path
     /// components.

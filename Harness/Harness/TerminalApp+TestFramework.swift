@@ -1,0 +1,37 @@
+import Foundation
+import HarnessCore
+
+extension TerminalApp {
+    /// Launches the app, runs `body`, and always closes it; keeps what a failure needs to be
+    /// understood whenever the test failed while the app was open.
+    ///
+    /// The test failed when `body` threw, or when the running test recorded a failure while
+    /// `body` ran: an `#expect`, an `XCTAssert`, a harness assertion or a step that does not
+    /// throw. Then, before the app is closed, its ``failureArtifacts()`` (the recording as
+    /// asciicast, the screen as framed text and as SVG, the bridge events) are written to
+    /// `.build/harness-artifacts/<TestFile>/<test>/` (or `$HARNESS_ARTIFACTS/<TestFile>/<test>/`),
+    /// attached to the test (`swift test --attachments-path DIR` copies them to `DIR`, named
+    /// `<TestFile>.<test>.screen.svg` and so on; XCTest attaches them on Darwin), and the
+    /// sandbox is kept if `HARNESS_KEEP_SANDBOX=1`.
+    ///
+    /// Known issues (`withKnownIssue`) and warnings are not failures. A failure recorded before
+    /// `with` began or after it returned, or from a detached task, is not seen.
+    ///
+    /// ```swift
+    /// try await TerminalApp.with(launch) { app in
+    ///     try app.press(.enter)
+    ///     try await app.waitFor(text: "Todos (7)")
+    ///     #expect(app.screen.contains("milk"))   // fails: the screen and recording are kept
+    /// }
+    /// ```
+    @discardableResult
+    public static func with<R>(
+        _ launch: AppLaunch,
+        filePath: StaticString = #filePath,
+        function: String = #function,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (TerminalApp) async throws -> R
+    ) async throws -> R {
+        try await with(launch, filePath: filePath, function: function, hooks: RunningTestHooks(), isolation: isolation, body)
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Checks, end to end, what a failing test leaves behind: runs the tests that fail on purpose
+# (Tests/HarnessTests/DeliberateFailureTests.swift and DeliberateFailureXCTests.swift, skipped
+# unless HARNESS_DELIBERATE_FAILURES=1) with `swift test --attachments-path DIR` and checks that
+#   - each failing Swift Testing test's screen (text and SVG) and recording are attached, so
+#     DIR holds <TestFile>.<test>.screen.txt, .screen.svg and .recording.cast;
+#   - $HARNESS_ARTIFACTS/<TestFile>/<test>/ holds the same, for the XCTest test too;
+#   - a plain `#expect` failure inside `TerminalApp.with` is enough (nothing throws);
+#   - a failure that stops the test (FailureReporter.failAndStop, as a failed step) is
+#     reported once, at its own line;
+#   - without the variable the same tests are skipped and pass.
+#
+#   Scripts/attachments-check.sh [--no-build]
+#
+#   --no-build  do not build first (`swift build --build-tests`)
+#
+# Exits 0 when every check holds; otherwise prints what is missing and the tests' output.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+build=1
+case "${1:-}" in
+    --no-build) build=0 ;;
+    "") ;;
+    *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
+if [[ $build -eq 1 ]]; then
+    swift build --build-tests || exit 2
+fi
+
+work=$(mktemp -d /tmp/attachments-check.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/attachments"   # swift test refuses an --attachments-path that does not exist
+
+HARNESS_DELIBERATE_FAILURES=1 HARNESS_ARTIFACTS="$work/artifacts" \
+    swift test --skip-build --filter DeliberateFailure --attachments-path "$work/attachments" > "$work/output" 2>&1
+status=$?
+
+problems=()
+problem() { problems+=("$1"); }
+
+[[ $status -ne 0 ]] || problem "the deliberately failing tests passed (swift test exited 0)"
+for test in aFailedExpectationInsideWith aStoppedStep aFailedStep; do
+    for file in screen.txt screen.svg recording.cast; do
+        [[ -s "$work/attachments/DeliberateFailureTests.$test.$file" ]] \
+            || problem "--attachments-path holds no DeliberateFailureTests.$test.$file"
+        [[ -s "$work/artifacts/DeliberateFailureTests/$test/$file" ]] \
+            || problem "HARNESS_ARTIFACTS holds no DeliberateFailureTests/$test/$file"
+    done
+    grep -q 'deliberate screen' "$work/attachments/DeliberateFailureTests.$test.screen.txt" 2>/dev/null \
+        || problem "the attached screen of $test does not show the app's line"
+    grep -q "Test $test() failed after .* with 1 issue" "$work/output" \
+        || problem "$test() did not fail with exactly 1 issue"
+done
+xctest="$work/artifacts/DeliberateFailureXCTests/testAFailedAssertionInsideWith"
+grep -q 'deliberate screen' "$xctest/screen.txt" 2>/dev/null || problem "HARNESS_ARTIFACTS holds no screen.txt for the XCTest test"
+[[ -s "$xctest/recording.cast" ]] || problem "HARNESS_ARTIFACTS holds no recording.cast for the XCTest test"
+[[ $(grep -c 'Test aStoppedStep() recorded an issue' "$work/output") -eq 1 ]] \
+    || problem "the stopped test's failure was not reported exactly once"
+grep -q 'Test aStoppedStep() recorded an issue at DeliberateFailureTests.swift:4242:' "$work/output" \
+    || problem "the stopped test's failure is not reported at its own line (4242)"
+
+[[ $(grep -c 'Test aFailedStep() recorded an issue' "$work/output") -eq 1 ]] \
+    || problem "the failed step was not reported exactly once"
+step_line=$(grep -n 'AppStep(.type("x"), expect: .noText("deliberate"))' Tests/HarnessTests/DeliberateFailureTests.swift | cut -d: -f1)
+grep -q "Test aFailedStep() recorded an issue at DeliberateFailureTests.swift:$step_line:" "$work/output" \
+    || problem "the failed step is not reported at its own line ($step_line)"
+grep -q 'expect-not "deliberate": the screen shows it' "$work/output" \
+    || problem "the failed step's message is not the step engine's"
+ls "$work/artifacts/swift-tests/"DeliberateFailureTests-aFailedStep*.json > /dev/null 2>&1 \
+    || problem "HARNESS_ARTIFACTS holds no step trace (swift-tests/DeliberateFailureTests-aFailedStep*.json)"
+
+if ! env -u HARNESS_DELIBERATE_FAILURES swift test --skip-build --filter DeliberateFailure > "$work/skipped" 2>&1; then
+    problem "without HARNESS_DELIBERATE_FAILURES the deliberate tests did not pass (skipped):"
+    cat "$work/skipped" >&2
+fi
+
+if [[ ${#problems[@]} -gt 0 ]]; then
+    printf 'attachments-check: %s\n' "${problems[@]}" >&2
+    echo "--- the deliberately failing tests' output:" >&2
+    cat "$work/output" >&2
+    echo "--- attachments: $(ls "$work/attachments" | tr '\n' ' ')" >&2
+    exit 1
+fi
+echo "attachments-check: a failing test's screen, SVG and recording are attached and kept; a stopped test's failure is reported once"

@@ -1,0 +1,55 @@
+import Foundation
+import Harness
+import Testing
+import TestSupport
+
+/// Tests that fail on purpose, run only by `Scripts/attachments-check.sh` (which sets
+/// `HARNESS_DELIBERATE_FAILURES=1`): it runs them with `swift test --attachments-path DIR`
+/// and checks what a failing test leaves behind (the attachments in `DIR`, the artifacts in
+/// `HARNESS_ARTIFACTS`) and how often its failure is reported. Skipped in the normal suite.
+@Suite(.enabled(if: DeliberateFailures.enabled, "only run by Scripts/attachments-check.sh"))
+struct DeliberateFailureTests {
+    /// A plain `#expect` fails inside `with`; nothing throws.
+    @Test func aFailedExpectationInsideWith() async throws {
+        try await TerminalApp.with(DeliberateFailures.launch()) { app in
+            try await app.waitFor(text: "deliberate screen")
+            #expect(app.screen.contains("a line the app never printed"))
+        }
+    }
+
+    /// A failure that stops the test (as a failed step does) is reported once, at its line.
+    @Test func aStoppedStep() async throws {
+        try await TerminalApp.with(DeliberateFailures.launch()) { app in
+            try await app.waitFor(text: "deliberate screen")
+            try await FailureReporter.failAndStop(
+                "deliberate step failure", at: SourceCodeLocation(line: 4242), throwing: DeliberateFailures.Stopped())
+        }
+    }
+}
+
+extension DeliberateFailureTests {
+    /// A failed step of `app.run` is reported once, at the step's line, with its screen attached.
+    @Test func aFailedStep() async throws {
+        try await TerminalApp.with(DeliberateFailures.launch()) { app in
+            try await app.run(AppStep.expect(.text("deliberate screen")), AppStep(.type("x"), expect: .noText("deliberate")))
+        }
+    }
+}
+
+/// What the deliberately failing tests share.
+enum DeliberateFailures {
+    /// The environment variable that lets them run.
+    static let variable = "HARNESS_DELIBERATE_FAILURES"
+
+    static var enabled: Bool { ProcessInfo.processInfo.environment[variable] == "1" }
+
+    struct Stopped: Error {}
+
+    /// A program that shows one line and waits.
+    static func launch() -> AppLaunch {
+        var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", "printf 'deliberate screen\\n'; exec cat"])
+        launch.size = TerminalSize(cols: 40, rows: 5)
+        launch.defaultTimeout = mustSucceedTimeout
+        return launch
+    }
+}
