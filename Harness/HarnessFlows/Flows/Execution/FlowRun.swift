@@ -132,6 +132,8 @@ final class FlowRun {
             try await expect(pattern, within: within ?? timeout, area: area, style: style)
         case .expectNot(let pattern):
             try expectNot(pattern)
+        case .expectGone(let pattern, let area, let within):
+            try await expectGone(pattern, area: area, within: within ?? timeout)
         case .expectOutput(let pattern, let within):
             try await expectOutput(pattern, within: within ?? timeout)
         case .expectOutputNot(let pattern):

@@ -47,6 +47,9 @@ public enum FlowCommand: Sendable, Equatable {
     case expect(FlowTextPattern, within: Duration?, area: ScreenArea? = nil, style: TextStyle? = nil)
     /// `expect-not "text" | /regex/`: the screen does not show it now.
     case expectNot(FlowTextPattern)
+    /// `expect-gone "text" | /regex/ [in AREA] [within DURATION]`: wait until the screen no
+    /// longer shows it (inside the area when given): a dialog closed, a spinner stopped.
+    case expectGone(FlowTextPattern, area: ScreenArea?, within: Duration?)
     /// `expect-output "text" | /regex/ [within DURATION]`: wait until the program prints it
     /// after the output cursor; the cursor moves past the match (pexpect's `expect`).
     case expectOutput(FlowTextPattern, within: Duration?)
@@ -131,6 +134,7 @@ public enum FlowCommand: Sendable, Equatable {
         case .expect(let pattern, let within, let area, let style):
             return Line(.expect).pattern(pattern, area: area, style: style, within: within)
         case .expectNot(let pattern): return Line(.expectNot).pattern(pattern)
+        case .expectGone(let pattern, let area, let within): return Line(.expectGone).pattern(pattern, area: area, within: within)
         case .expectOutput(let pattern, let within): return Line(.expectOutput).pattern(pattern, within: within)
         case .expectOutputNot(let pattern): return Line(.expectOutputNot).pattern(pattern)
         case .waitStable(let duration): return Line(.waitStable, FlowDurationParser.format(duration))
@@ -175,7 +179,7 @@ public enum FlowCommand: Sendable, Equatable {
 public enum FlowKeyword: String, CaseIterable, Sendable {
     case app, env, size, clock, timeout, stub, seed, launch, type, press, paste, resize
     case click, doubleClick = "double-click", drag, scroll
-    case expect, expectNot = "expect-not", expectOutput = "expect-output"
+    case expect, expectNot = "expect-not", expectGone = "expect-gone", expectOutput = "expect-output"
     case expectOutputNot = "expect-output-not", waitStable = "wait-stable", snapshot, snapshotTranscript = "snapshot-transcript"
     case spy, event, file, requests, exit, kill
     // The bridge's calls and the launch options
@@ -235,6 +239,10 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
             }, "Waits until the screen shows it (inside the area, with the style, when given).")
         case .expectNot:
             return .init(.afterLaunch, needs: .terminal, .pattern([]) { .expectNot($0.pattern) }, "The screen does not show it now.")
+        case .expectGone:
+            return .init(.afterLaunch, needs: .terminal, .pattern([.area, .within]) {
+                .expectGone($0.pattern, area: $0.area, within: $0.within)
+            }, "Waits until the screen no longer shows it (inside the area when given).")
         case .expectOutput:
             return .init(.afterLaunch, needs: .terminal, .pattern(.within) { .expectOutput($0.pattern, within: $0.within) },
                          "Waits until the program prints it after the output cursor, and moves the cursor past it.")
