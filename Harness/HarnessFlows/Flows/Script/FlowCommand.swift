@@ -45,8 +45,9 @@ public enum FlowCommand: Sendable, Equatable {
     /// `expect "text" | /regex/ [in AREA] [style ATTRIBUTES...] [within DURATION]`: wait until
     /// the screen shows it (inside the area, with the style in every cell, when given).
     case expect(FlowTextPattern, within: Duration?, area: ScreenArea? = nil, style: TextStyle? = nil)
-    /// `expect-not "text" | /regex/`: the screen does not show it now.
-    case expectNot(FlowTextPattern)
+    /// `expect-not "text" | /regex/ [in AREA] [style ATTRIBUTES...]`: the screen does not show
+    /// it now (inside the area, with the style in every cell, when given).
+    case expectNot(FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil)
     /// `expect-gone "text" | /regex/ [in AREA] [within DURATION]`: wait until the screen no
     /// longer shows it (inside the area when given): a dialog closed, a spinner stopped.
     case expectGone(FlowTextPattern, area: ScreenArea?, within: Duration?)
@@ -133,7 +134,7 @@ public enum FlowCommand: Sendable, Equatable {
             return Line(.scroll, "\(direction)").raw(count == 1 ? [] : ["\(count)"]).raw(["at", Self.target(target)])
         case .expect(let pattern, let within, let area, let style):
             return Line(.expect).pattern(pattern, area: area, style: style, within: within)
-        case .expectNot(let pattern): return Line(.expectNot).pattern(pattern)
+        case .expectNot(let pattern, let area, let style): return Line(.expectNot).pattern(pattern, area: area, style: style)
         case .expectGone(let pattern, let area, let within): return Line(.expectGone).pattern(pattern, area: area, within: within)
         case .expectOutput(let pattern, let within): return Line(.expectOutput).pattern(pattern, within: within)
         case .expectOutputNot(let pattern): return Line(.expectOutputNot).pattern(pattern)
@@ -238,7 +239,9 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
                 .expect($0.pattern, within: $0.within, area: $0.area, style: $0.style)
             }, "Waits until the screen shows it (inside the area, with the style, when given).")
         case .expectNot:
-            return .init(.afterLaunch, needs: .terminal, .pattern([]) { .expectNot($0.pattern) }, "The screen does not show it now.")
+            return .init(.afterLaunch, needs: .terminal, .pattern([.area, .style]) {
+                .expectNot($0.pattern, area: $0.area, style: $0.style)
+            }, "The screen does not show it now (inside the area, with the style, when given).")
         case .expectGone:
             return .init(.afterLaunch, needs: .terminal, .pattern([.area, .within]) {
                 .expectGone($0.pattern, area: $0.area, within: $0.within)
