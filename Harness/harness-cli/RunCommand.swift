@@ -15,7 +15,16 @@ enum RunCommand: Command {
                                          run the .flow files under PATHS
         """
 
+    /// `harness run --help`: the synopsis, then every command of a flow file (the keyword table).
+    static var help: String {
+        "usage: harness \(synopsis)\n\nCommands of a .flow file (docs/FLOWS.md):\n\(FlowKeyword.commandList)"
+    }
+
     static func run(_ arguments: [String]) async throws -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            HarnessCLI.printLine(help)
+            return 0
+        }
         let parsed = try CommandArguments(
             arguments, valued: ["jobs", "retries", "filter", "timeout", "record", "junit", "artifacts", "shard", "durations", "history", "trace"])
         guard !parsed.positional.isEmpty else { throw CommandError.usage("missing PATHS (folders or .flow files)") }

@@ -69,18 +69,14 @@ public struct FlowExecutor: Sendable {
         return await run.execute()
     }
 
-    /// The launch protocol a flow needs: the bridge for `spy`, `event`, `call`, `probe` lines
-    /// and `given` after launch, the launch options for stubs, seeds, `clock`, `set`, `given`
-    /// before launch, `file` and `requests` checks, nothing otherwise.
+    /// The launch protocol a flow needs, from what its commands need (the keyword table,
+    /// ``FlowKeyword/Needs``): the bridge for `spy`, `event`, `call`, `probe` lines and `given`
+    /// after launch, the launch options for stubs, seeds, `clock`, `set`, `given` before launch,
+    /// `file` and `requests` checks, nothing otherwise.
     public static func launchProtocol(for script: FlowScript) -> LaunchProtocol {
-        if script.usesBridge { return .bridge }
-        let needsArguments = script.steps.contains { step in
-            switch step.command {
-            case .stub, .seed, .clock, .set, .given, .requestCount, .fileExists, .fileMissing, .fileEquals: true
-            default: false
-            }
-        }
-        return needsArguments ? .arguments : .none
+        let needs = script.needs
+        if needs.contains(.bridge) { return .bridge }
+        return needs.contains(.launchOptions) ? .arguments : .none
     }
 }
 

@@ -57,18 +57,12 @@ extension FlowRun {
         }
     }
 
-    /// `expect-not`: the screen, as it is now, does not show the text or match the regex.
-    func expectNot(_ pattern: FlowTextPattern) throws {
+    /// `expect-not`: the screen, as it is now, does not show the text or match the regex
+    /// (inside `area`, with `style` in every cell, when given).
+    func expectNot(_ pattern: FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil) throws {
         let screen = try session.screen
-        let found: Bool
-        switch pattern {
-        case .text(let text):
-            found = screen.showsText(text)
-        case .regex(let regex):
-            let expression = try NSRegularExpression(pattern: regex, options: [.anchorsMatchLines])
-            found = CompiledRegex(expression).matches(screen.text)
-        }
-        if found { throw FlowStepFailure("the screen shows it") }
+        guard try Self.screenShows(pattern, area: area, style: style)(screen) else { return }
+        throw FlowStepFailure("the screen shows it" + (area.map { " in \($0)" } ?? "") + (style.map { " styled \($0)" } ?? ""))
     }
 
     /// `wait-stable`: waits until the program wrote nothing for `quiet`.

@@ -209,8 +209,10 @@ final class FlowRun {
             try input { try $0.scroll(direction, count: count, at: target) }
         case .expect(let pattern, let within, let area, let style):
             try await expect(pattern, within: within ?? timeout, area: area, style: style)
-        case .expectNot(let pattern):
-            try expectNot(pattern)
+        case .expectNot(let pattern, let area, let style):
+            try expectNot(pattern, area: area, style: style)
+        case .expectGone(let pattern, let area, let within):
+            try await expectGone(pattern, area: area, within: within ?? timeout)
         case .expectOutput(let pattern, let within):
             try await expectOutput(pattern, within: within ?? timeout)
         case .expectOutputNot(let pattern):

@@ -152,9 +152,9 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
                 + "a whole state can be given after launch"
         // Runs without a terminal (pipes)
         case .needsTerminal(let command):
-            let hint = switch command {
-            case "expect", "expect-not": " (check the output with `stdout contains` or `stdout matches`)"
-            case "snapshot": " (use `stdout snapshot NAME`)"
+            let hint = switch FlowKeyword(rawValue: command) {
+            case .expect?, .expectNot?: " (check the output with `stdout contains` or `stdout matches`)"
+            case .snapshot?: " (use `stdout snapshot NAME`)"
             default: ""
             }
             return "`\(command)` needs a terminal: this flow launches with pipes" + hint

@@ -45,8 +45,12 @@ public enum FlowCommand: Sendable, Equatable {
     /// `expect "text" | /regex/ [in AREA] [style ATTRIBUTES...] [within DURATION]`: wait until
     /// the screen shows it (inside the area, with the style in every cell, when given).
     case expect(FlowTextPattern, within: Duration?, area: ScreenArea? = nil, style: TextStyle? = nil)
-    /// `expect-not "text" | /regex/`: the screen does not show it now.
-    case expectNot(FlowTextPattern)
+    /// `expect-not "text" | /regex/ [in AREA] [style ATTRIBUTES...]`: the screen does not show
+    /// it now (inside the area, with the style in every cell, when given).
+    case expectNot(FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil)
+    /// `expect-gone "text" | /regex/ [in AREA] [within DURATION]`: wait until the screen no
+    /// longer shows it (inside the area when given): a dialog closed, a spinner stopped.
+    case expectGone(FlowTextPattern, area: ScreenArea?, within: Duration?)
     /// `expect-output "text" | /regex/ [within DURATION]`: wait until the program prints it
     /// after the output cursor; the cursor moves past the match (pexpect's `expect`).
     case expectOutput(FlowTextPattern, within: Duration?)
@@ -103,47 +107,199 @@ public enum FlowCommand: Sendable, Equatable {
     /// `stdout CHECK` or `stderr CHECK`: waits for the program to exit, then checks the whole stream.
     case streamCheck(FlowStream, FlowStreamCheck)
 
-    /// The command's keyword as written in a flow file.
-    public var keyword: String {
+    /// The command's keyword: its row of the table (``FlowKeyword/definition``).
+    public var keyword: FlowKeyword { written.keyword }
+
+    /// The command as a flow file writes it: keyword, arguments, and the files they name.
+    /// ``flowText`` prints it; the parser reads it back to an equal command.
+    var written: FlowWrittenCommand {
+        typealias Line = FlowWrittenCommand
         switch self {
-        case .app: "app"
-        case .env: "env"
-        case .size: "size"
-        case .clock: "clock"
-        case .timeout: "timeout"
-        case .stub: "stub"
-        case .seed: "seed"
-        case .launch: "launch"
-        case .type: "type"
-        case .press: "press"
-        case .paste: "paste"
-        case .resize: "resize"
-        case .click: "click"
-        case .doubleClick: "double-click"
-        case .drag: "drag"
-        case .scroll: "scroll"
-        case .expect: "expect"
-        case .expectNot: "expect-not"
-        case .expectOutput: "expect-output"
-        case .expectOutputNot: "expect-output-not"
-        case .waitStable: "wait-stable"
-        case .snapshot: "snapshot"
-        case .snapshotTranscript: "snapshot-transcript"
-        case .spyCount, .spyLast: "spy"
-        case .eventSequence: "event"
-        case .fileExists, .fileMissing, .fileEquals: "file"
-        case .requestCount: "requests"
-        case .exit: "exit"
-        case .kill: "kill"
-        case .call: "call"
-        case .probe: "probe"
-        case .given: "given"
-        case .set: "set"
-        case .carrier: "carrier"
+        case .app(let app): return Line(.app).word(app.written).words(app.arguments)
+        case .env(let name, let value): return Line(.env, "\(name)=\(value.isEmpty ? "" : Self.word(value))")
+        case .size(let size): return Line(.size, "\(size)")
+        case .clock(let date): return Line(.clock, FlowClock.format(date))
+        case .timeout(let duration): return Line(.timeout, FlowDurationParser.format(duration))
+        case .stub(let stub): return Line(.stub, stub.method).word(stub.path).stubResponse(stub.response)
+        case .seed(let file, let name): return Line(.seed).file(file).raw("as").word(name)
+        case .launch: return Line(.launch)
+        case .type(let text): return Line(.type).quoted(text)
+        case .press(let keys): return Line(.press).raw(keys.map(Self.keyWord))
+        case .paste(let text): return Line(.paste).quoted(text)
+        case .resize(let size): return Line(.resize, "\(size)")
+        case .click(let target): return Line(.click, Self.target(target))
+        case .doubleClick(let target): return Line(.doubleClick, Self.target(target))
+        case .drag(let from, let to): return Line(.drag, Self.target(from), "to", Self.target(to))
+        case .scroll(let direction, let count, let target):
+            return Line(.scroll, "\(direction)").raw(count == 1 ? [] : ["\(count)"]).raw(["at", Self.target(target)])
+        case .expect(let pattern, let within, let area, let style):
+            return Line(.expect).pattern(pattern, area: area, style: style, within: within)
+        case .expectNot(let pattern, let area, let style): return Line(.expectNot).pattern(pattern, area: area, style: style)
+        case .expectGone(let pattern, let area, let within): return Line(.expectGone).pattern(pattern, area: area, within: within)
+        case .expectOutput(let pattern, let within): return Line(.expectOutput).pattern(pattern, within: within)
+        case .expectOutputNot(let pattern): return Line(.expectOutputNot).pattern(pattern)
+        case .waitStable(let duration): return Line(.waitStable, FlowDurationParser.format(duration))
+        case .snapshot(let name, let area): return Line(.snapshot, name).raw(area.map { [Self.areaText($0)] } ?? [])
+        case .snapshotTranscript(let name): return Line(.snapshotTranscript, name)
+        case .spyCount(let name, let count): return Line(.spy, name, "count", "\(count)")
+        case .spyLast(let name, let file): return Line(.spy, name, "last").file(file)
+        case .eventSequence(let name, let values):
+            return Line(.event, name, "sequence", values.map(Self.listElement).joined(separator: ","))
+        case .fileExists(let name): return Line(.file).word(name).raw("exists")
+        case .fileMissing(let name): return Line(.file).word(name).raw("missing")
+        case .fileEquals(let name, let file): return Line(.file).word(name).raw("equals").file(file)
+        case .requestCount(let method, let path, let count): return Line(.requests, method).word(path).raw(["count", "\(count)"])
+        case .exit(let code): return Line(.exit, "\(code)")
+        case .kill: return Line(.kill)
+        case .call(let name, let params, let expected):
+            return Line(.call).word(name).json(params).raw(expected == nil ? [] : ["equals"]).json(expected)
+        case .probe(let name, let expected): return Line(.probe).word(name).raw("equals").json(expected)
+        case .given(.name(let name)): return name == "json" ? Line(.given).quoted(name) : Line(.given).word(name)
+        case .given(.json(let json)): return Line(.given, "json").json(json)
+        case .set(let key, let value): return Line(.set, "\(key)=\(value.isEmpty ? "" : Self.word(value))")
+        case .carrier(let carrier): return Line(.carrier, carrier.rawValue)
         // Runs without a terminal (pipes)
-        case .stdin: "stdin"
-        case .launchPipes: "launch"
-        case .streamCheck(let stream, _): stream.rawValue
+        case .stdin(.text(let text)): return Line(.stdin).quoted(text)
+        case .stdin(.file(let file)): return Line(.stdin, "file").file(file)
+        case .launchPipes: return Line(.launch, "pipes")
+        case .streamCheck(let stream, let check):
+            let line = Line(stream == .stdout ? .stdout : .stderr, check.flowText)
+            if case .equals(let file) = check { return line.naming(file) }
+            return line
+        }
+    }
+}
+
+/// Every keyword of the flow language, and its row of the table: when it may appear, what it
+/// needs, its arguments and a one-line summary. The parser's recognition and dispatch, the
+/// order checks, the printer (``FlowCommand/keyword``), `harness run --help` and the check of
+/// docs/FLOWS.md's command reference all read this table.
+///
+/// It is declared beside ``FlowCommand`` so that a new command is declared in this one file
+/// (see docs/ARCHITECTURE.md, "Adding a command").
+public enum FlowKeyword: String, CaseIterable, Sendable {
+    case app, env, size, clock, timeout, stub, seed, launch, type, press, paste, resize
+    case click, doubleClick = "double-click", drag, scroll
+    case expect, expectNot = "expect-not", expectGone = "expect-gone", expectOutput = "expect-output"
+    case expectOutputNot = "expect-output-not", waitStable = "wait-stable", snapshot, snapshotTranscript = "snapshot-transcript"
+    case spy, event, file, requests, exit, kill
+    // The bridge's calls and the launch options
+    case call, probe, given, set, carrier
+    // Runs without a terminal (pipes)
+    case stdin, stdout, stderr
+
+    /// The keyword's row.
+    public var definition: Definition {
+        typealias Line = FlowParser.LineParser
+        switch self {
+        case .app:
+            return .init(.setup, .custom("PATH [ARGS...]", parse: Line.app),
+                         "The program to launch and its arguments (required, once).")
+        case .env:
+            return .init(.setup, .custom("NAME=VALUE", parse: Line.env), "An environment variable for the program.")
+        case .size:
+            return .init(.setup, needs: .terminal, .custom("COLSxROWS", parse: Line.size), "The terminal size at launch (default 80x24).")
+        case .clock:
+            return .init(.setup, needs: .launchOptions, .custom("DATETIME", parse: Line.clock),
+                         "A frozen clock for the app, ISO 8601 with a time zone.")
+        case .timeout:
+            return .init(.anywhere, .custom("DURATION", parse: Line.timeout), "The default limit of the waits that follow.")
+        case .stub:
+            return .init(.setup, needs: [.launchOptions, .stubServer, .files],
+                         .custom("METHOD PATH STATUS [json FILE|text \"...\"] [delay DURATION]", "METHOD PATH hang",
+                                 "METHOD PATH close", "METHOD PATH sequence S1,S2,... [json FILE]", parse: Line.stub),
+                         "A route of the flow's own stub HTTP server.")
+        case .seed:
+            return .init(.setup, needs: [.launchOptions, .files], .custom("FILE as NAME", parse: Line.seed),
+                         "Copies a file into the app's storage sandbox before launch.")
+        case .launch:
+            return .init(.launch, .custom("", "pipes", parse: Line.launch), "Starts the program, in a terminal or with pipes.")
+        case .type:
+            return .init(.running, needs: .terminal, .custom("\"text\"", parse: Line.type), "Writes the text's UTF-8 bytes.")
+        case .press:
+            return .init(.running, needs: .terminal, .custom("KEY [KEY...]", parse: Line.press), "Presses keys, in order.")
+        case .paste:
+            return .init(.running, needs: .terminal, .custom("\"text\"", parse: Line.paste),
+                         "Pastes text (bracketed when the program enabled it).")
+        case .resize:
+            return .init(.running, needs: .terminal, .custom("COLSxROWS", parse: Line.resize), "Resizes the terminal (SIGWINCH).")
+        case .click:
+            return .init(.running, needs: .terminal, .custom("\"text\"|ROW,COL", parse: Line.click),
+                         "Clicks the text's first cell, or a 0-based cell.")
+        case .doubleClick:
+            return .init(.running, needs: .terminal, .custom("\"text\"|ROW,COL", parse: Line.doubleClick), "Two clicks there.")
+        case .drag:
+            return .init(.running, needs: .terminal, .custom("\"text\"|ROW,COL to \"text\"|ROW,COL", parse: Line.drag),
+                         "Drags with the left button from one place to the other.")
+        case .scroll:
+            return .init(.running, needs: .terminal, .custom("up|down [N] at \"text\"|ROW,COL", parse: Line.scroll),
+                         "Turns the mouse wheel N notches (default 1) there.")
+        case .expect:
+            return .init(.afterLaunch, needs: .terminal, .pattern([.area, .style, .within]) {
+                .expect($0.pattern, within: $0.within, area: $0.area, style: $0.style)
+            }, "Waits until the screen shows it (inside the area, with the style, when given).")
+        case .expectNot:
+            return .init(.afterLaunch, needs: .terminal, .pattern([.area, .style]) {
+                .expectNot($0.pattern, area: $0.area, style: $0.style)
+            }, "The screen does not show it now (inside the area, with the style, when given).")
+        case .expectGone:
+            return .init(.afterLaunch, needs: .terminal, .pattern([.area, .within]) {
+                .expectGone($0.pattern, area: $0.area, within: $0.within)
+            }, "Waits until the screen no longer shows it (inside the area when given).")
+        case .expectOutput:
+            return .init(.afterLaunch, needs: .terminal, .pattern(.within) { .expectOutput($0.pattern, within: $0.within) },
+                         "Waits until the program prints it after the output cursor, and moves the cursor past it.")
+        case .expectOutputNot:
+            return .init(.afterLaunch, needs: .terminal, .pattern([]) { .expectOutputNot($0.pattern) },
+                         "Nothing printed after the output cursor shows it.")
+        case .waitStable:
+            return .init(.running, needs: .terminal, .custom("DURATION", parse: Line.waitStable),
+                         "Waits until the screen has not changed for that long.")
+        case .snapshot:
+            return .init(.afterLaunch, needs: .terminal, .custom("NAME [AREA]", parse: Line.snapshot),
+                         "Compares the screen (or the area) with a reference snapshot.")
+        case .snapshotTranscript:
+            return .init(.afterLaunch, needs: .terminal, .custom("NAME", parse: Line.snapshotTranscript),
+                         "Compares the transcript (scrollback and screen) with a reference snapshot.")
+        case .spy:
+            return .init(.running, needs: [.terminal, .bridge, .files], .custom("NAME count N", "NAME last FILE.json", parse: Line.spy),
+                         "The app's spy recorded exactly N calls, or its last call equals the file's JSON.")
+        case .event:
+            return .init(.afterLaunch, needs: [.terminal, .bridge], .custom("NAME sequence V1,V2,...", parse: Line.event),
+                         "The app's bridge events NAME took these values, in order.")
+        case .file:
+            return .init(.afterLaunch, needs: [.launchOptions, .files],
+                         .custom("NAME exists", "NAME missing", "NAME equals FILE", parse: Line.file),
+                         "A file of the app's storage sandbox exists, is missing, or has the file's bytes.")
+        case .requests:
+            return .init(.afterLaunch, needs: [.launchOptions, .stubServer], .custom("METHOD PATH count N", parse: Line.requests),
+                         "The stub server received exactly N such requests.")
+        case .exit:
+            return .init(.ending, .custom("CODE", parse: Line.exit), "Waits for the program to exit with that status.")
+        case .kill:
+            return .init(.ending, .custom("", parse: Line.kill), "Ends the program's process group now.")
+        case .call:
+            return .init(.running, needs: [.terminal, .bridge, .files], .custom("NAME [JSON] [equals JSON]", parse: Line.call),
+                         "Calls the app's probe or handler through the bridge, and compares the reply.")
+        case .probe:
+            return .init(.running, needs: [.terminal, .bridge, .files], .custom("NAME equals JSON", parse: Line.probe),
+                         "The app's probe reads this value.")
+        case .given:
+            return .init(.setupThenRunning, needs: [.terminal, .bridge, .files], beforeLaunch: .launchOptions,
+                         .custom("NAME", "json JSON", parse: Line.given),
+                         "Before launch the state the app starts in; after it, a call of the app's given handler.")
+        case .set:
+            return .init(.setup, needs: .launchOptions, .custom("KEY=VALUE", parse: Line.set), "A free-form launch value.")
+        case .carrier:
+            return .init(.setup, .custom("arguments|environment", parse: Line.carrier), "Where the launch options go.")
+        // Runs without a terminal (pipes)
+        case .stdin:
+            return .init(.setup, needs: [.pipes, .files], .custom("\"text\"", "file PATH", parse: Line.stdin),
+                         "The standard input of a pipes run.")
+        case .stdout, .stderr:
+            return .init(.afterLaunch, needs: [.pipes, .files],
+                         .custom("contains \"text\"", "matches /regex/", "equals FILE", "empty", "snapshot NAME", parse: Line.streamCheck),
+                         "After the program exited, checks the whole stream.")
         }
     }
 }

@@ -65,28 +65,21 @@ public struct FlowScript: Sendable, Equatable {
         return steps[(index + 1)...]
     }
 
-    /// Whether the flow uses the stub server (any `stub` or `requests` line).
-    public var usesStubServer: Bool {
-        steps.contains { step in
-            switch step.command {
-            case .stub, .requestCount: true
-            default: false
-            }
+    /// What the flow's commands need, together (``FlowKeyword/Definition/needs``; `given`
+    /// needs the launch options before `launch` and the bridge after it).
+    public var needs: FlowKeyword.Needs {
+        let launch = launchIndex ?? steps.count
+        return steps.indices.reduce(into: []) { needs, index in
+            needs.formUnion(steps[index].command.keyword.definition.needs(afterLaunch: index > launch))
         }
     }
 
+    /// Whether the flow uses the stub server (any `stub` or `requests` line).
+    public var usesStubServer: Bool { needs.contains(.stubServer) }
+
     /// Whether the flow needs the bridge (any `spy`, `event`, `call` or `probe` line, or a
     /// `given` after `launch`).
-    public var usesBridge: Bool {
-        let launch = launchIndex ?? steps.count
-        return steps.indices.contains { index in
-            switch steps[index].command {
-            case .spyCount, .spyLast, .eventSequence, .call, .probe: true
-            case .given: index > launch
-            default: false
-            }
-        }
-    }
+    public var usesBridge: Bool { needs.contains(.bridge) }
 
     /// The initial state (`given NAME` before `launch`), if any.
     public var initialState: String? {

@@ -41,9 +41,6 @@ public enum FlowStandardInput: Sendable, Equatable {
 
     /// The line as a flow file writes it.
     public var flowText: String {
-        switch self {
-        case .text(let text): "stdin \(FlowStringLiteral.quote(text))"
-        case .file(let file): "stdin file \(FlowCommand.word(file.written))"
-        }
+        FlowCommand.stdin(self).flowText
     }
 }
