@@ -134,10 +134,24 @@ public struct AppExpectation: Sendable, CustomStringConvertible {
     public static func regex(_ pattern: String, in area: ScreenArea? = nil, style: TextStyle? = nil, within: Duration? = nil) -> AppExpectation {
         AppExpectation(.expect(.regex(pattern), within: within, area: area, style: style))
     }
-    /// The screen does not show this text now (`expect-not "text"`).
-    public static func noText(_ text: String) -> AppExpectation { AppExpectation(.expectNot(.text(text))) }
-    /// No line of the screen matches this regular expression now (`expect-not /regex/`).
-    public static func noRegex(_ pattern: String) -> AppExpectation { AppExpectation(.expectNot(.regex(pattern))) }
+    /// The screen does not show this text now, inside the area and in the style when given
+    /// (`expect-not "text" [in AREA] [style ...]`; it does not wait).
+    public static func noText(_ text: String, in area: ScreenArea? = nil, style: TextStyle? = nil) -> AppExpectation {
+        AppExpectation(.expectNot(.text(text), area: area, style: style))
+    }
+    /// No line of the screen matches this regular expression now (`expect-not /regex/ [in AREA] [style ...]`).
+    public static func noRegex(_ pattern: String, in area: ScreenArea? = nil, style: TextStyle? = nil) -> AppExpectation {
+        AppExpectation(.expectNot(.regex(pattern), area: area, style: style))
+    }
+    /// Waits until the screen no longer shows this text, inside the area when given: a dialog
+    /// closed, a spinner stopped (`expect-gone "text" [in AREA] [within D]`).
+    public static func gone(_ text: String, in area: ScreenArea? = nil, within: Duration? = nil) -> AppExpectation {
+        AppExpectation(.expectGone(.text(text), area: area, within: within))
+    }
+    /// Waits until no line of the screen matches this regular expression (`expect-gone /regex/ ...`).
+    public static func goneRegex(_ pattern: String, in area: ScreenArea? = nil, within: Duration? = nil) -> AppExpectation {
+        AppExpectation(.expectGone(.regex(pattern), area: area, within: within))
+    }
     /// The screen has not changed for `quiet` (`wait-stable D`).
     public static func stable(for quiet: Duration) -> AppExpectation { AppExpectation(.waitStable(quiet)) }
     /// The screen satisfies a predicate, described for failure messages (waits for it).

@@ -29,6 +29,7 @@ import Stubs
         printf 'hello world\\nready\\n'
         while read line; do
           [ "$line" = quit ] && exit 3
+          [ "$line" = clear ] && printf '\\033[2J\\033[H' && continue
           printf 'got %s\\n' "$line"
         done
         """
@@ -46,6 +47,16 @@ import Stubs
             swift: [.expect(.text("ready"), .noText("ready"))], passes: false),
         Row(name: "expect-not regex", flow: [#"expect "ready""#, #"expect-not /^nothing$/"#],
             swift: [.expect(.text("ready"), .noRegex("^nothing$"))], passes: true),
+        Row(name: "expect-not in an area", flow: [#"expect "ready""#, #"expect-not "ready" in rows 0-0"#],
+            swift: [.expect(.text("ready"), .noText("ready", in: .rows(0...0)))], passes: true),
+        Row(name: "expect-not with a style", flow: [#"expect "ready""#, #"expect-not "ready" style bold"#],
+            swift: [.expect(.text("ready"), .noText("ready", style: TextStyle(bold: true)))], passes: true),
+        Row(name: "expect-not in an area, shown", flow: [#"expect "ready""#, #"expect-not /ready/ in rows 1-1"#],
+            swift: [.expect(.text("ready"), .noRegex("ready", in: .rows(1...1)))], passes: false),
+        Row(name: "expect-gone", flow: [#"expect "ready""#, #"type "clear\r""#, #"expect-gone "ready""#],
+            swift: [.expect(.text("ready")), AppStep(.type("clear\r"), expect: .gone("ready"))], passes: true),
+        Row(name: "expect-gone times out", flow: [#"expect "ready""#, #"expect-gone /rea+dy/ in rows 1-1 within 300ms"#],
+            swift: [.expect(.text("ready"), .goneRegex("rea+dy", in: .rows(1...1), within: .milliseconds(300)))], passes: false),
         Row(name: "expect-output", flow: [#"expect-output "hello""#], swift: [.expect(.output("hello"))], passes: true),
         Row(name: "expect-output times out", flow: [#"expect-output "absent" within 300ms"#],
             swift: [.expect(.output("absent", within: .milliseconds(300)))], passes: false),
