@@ -232,3 +232,37 @@ import Harness
         #expect(merged.tests == expected)
     }
 }
+
+/// docs/NIGHTLY.md's "Swift suites" recipes: every `harness swift-test` command of its YAML
+/// blocks runs as written (CI variables and shell variables filled in) against a fake `swift`.
+@Suite struct SwiftSuitesRecipeTests {
+    static func commands() throws -> [String] {
+        let text = try DocumentedExamples.read("docs/NIGHTLY.md", fromTestFile: #filePath)
+        let blocks = DocumentedExamples.blocks(in: text, document: "docs/NIGHTLY.md", language: "yaml", section: "Swift suites")
+        return blocks.flatMap(\.lines).map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.contains("harness swift-test") }
+    }
+
+    @Test func theRecipesHaveTheirCommands() throws {
+        #expect(try Self.commands().count == 2)
+    }
+
+    @Test(arguments: try commands())
+    func aRecipeCommandRuns(_ line: String) async throws {
+        let fake = try FakeSwift(tests: ["TodoAcceptanceTests.TodoAcceptanceTests/one()", "TodoAcceptanceTests.TodoAcceptanceTests/two()",
+                                         "TodoAcceptanceTests.TodoAcceptanceTests/three()"])
+        defer { fake.remove() }
+        let filled = line.replacingOccurrences(of: "${{ matrix.shard }}", with: "1")
+            .replacingOccurrences(of: "$durations", with: "")
+            .replacingOccurrences(of: "\"$out\"", with: fake.folder.path + "/out")
+            .replacingOccurrences(of: "/suite", with: fake.package)
+        var words = filled.split(separator: " ").map(String.init)
+        let start = try #require(words.firstIndex { $0.hasSuffix("harness") })
+        words.removeFirst(start + 1)
+        let output = try await runHarness(words, in: fake.package, environment: [
+            "HARNESS_SWIFT": fake.executable, "HARNESS_SHARD_INDEX": "1", "HARNESS_SHARD_TOTAL": "1", "JOB_COMPLETION_INDEX": "0",
+        ])
+        #expect(output.status == 0, "\(words)\n\(output.stdout)\(output.stderr)")
+        #expect(try fake.ran().count == 3 || words.contains("auto/3"), "\(output.stdout)")
+        #expect(output.stdout.contains("Artifacts: "), "\(output.stdout)")
+    }
+}
