@@ -4,6 +4,9 @@ import TerminalEmulator
 
 /// `--shard I/N --durations FILE`: shards balanced by how long each flow took before.
 ///
+/// It plans names, whatever they name: flows by relative path (`harness run`), or Swift tests
+/// as `swift test list` names them (`harness swift-test`, ``SwiftTestShardRun``).
+///
 /// The hash split of ``FlowShard`` ignores durations, so one shard can draw several of the
 /// slowest flows and finish long after the others. With earlier durations the plan packs the
 /// flows longest first, each into the shard with the least work so far (the greedy LPT rule,
@@ -68,7 +71,9 @@ public struct FlowShardPlan: Sendable, Hashable {
 /// by `harness run --junit` (or merged from shards) or from a `--history` folder.
 public enum FlowDurations {
     /// Reads `path`: a JUnit XML file, or a history folder (the latest duration of each flow).
-    public static func load(path: String) throws -> [String: Double] {
+    /// `naming` gives a JUnit case's name in the result (by default its flow's path); a history
+    /// keeps names as they were run.
+    public static func load(path: String, naming: (JUnitTestCase) -> String = flowPath(of:)) throws -> [String: Double] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FlowDurationsError(path: path, reason: "no such file or folder")
@@ -77,29 +82,29 @@ public enum FlowDurations {
             return try FlowHistory(directory: path).latestDurations()
         }
         do {
-            return durations(in: try JUnitReader.read(path: path))
+            return durations(in: try JUnitReader.read(path: path), naming: naming)
         } catch {
             throw FlowDurationsError(path: path, reason: "\(error)")
         }
     }
 
-    /// The time of every test case, by its flow's relative path: the `file` attribute when
-    /// present, else the class name's folders (dots) and the case name (`a.b` + `c` = `a/b/c.flow`).
-    public static func durations(in report: JUnitReport) -> [String: Double] {
+    /// The time of every test case, by `naming` (by default its flow's relative path).
+    public static func durations(in report: JUnitReport, naming: (JUnitTestCase) -> String = flowPath(of:)) -> [String: Double] {
         var result: [String: Double] = [:]
         for suite in report.suites {
             for testCase in suite.cases {
-                let path: String
-                if let file = testCase.file, !file.isEmpty {
-                    path = file
-                } else {
-                    let folder = testCase.classname == "flows" ? "" : testCase.classname.replacingOccurrences(of: ".", with: "/") + "/"
-                    path = folder + testCase.name + (testCase.name.hasSuffix(".flow") ? "" : ".flow")
-                }
-                result[path] = testCase.time
+                result[naming(testCase)] = testCase.time
             }
         }
         return result
+    }
+
+    /// The relative path of a case's flow: the `file` attribute when present, else the class
+    /// name's folders (dots) and the case name (`a.b` + `c` = `a/b/c.flow`).
+    public static func flowPath(of testCase: JUnitTestCase) -> String {
+        if let file = testCase.file, !file.isEmpty { return file }
+        let folder = testCase.classname == "flows" ? "" : testCase.classname.replacingOccurrences(of: ".", with: "/") + "/"
+        return folder + testCase.name + (testCase.name.hasSuffix(".flow") ? "" : ".flow")
     }
 }
 

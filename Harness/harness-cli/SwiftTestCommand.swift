@@ -1,0 +1,166 @@
+import Foundation
+import HarnessCore
+import HarnessFlows
+
+/// `harness swift-test [options] [-- SWIFT-TEST-ARGUMENTS...]`: one shard of a Swift package's
+/// tests, with the same shards, JUnit, history and report folder as `harness run`, so that
+/// `harness merge-reports` merges Swift shards and flow shards into one report.
+///
+/// Lists the tests (`swift test list` in `--package-path`), narrows them by the `--filter` and
+/// `--skip` given after `--`, takes this shard's part with the flows' planner (`--shard`,
+/// `--durations`), runs exactly those (`swift test --filter` with anchored patterns, several
+/// runs when a command line would be too long), reads the xUnit files (`FILE` and Swift
+/// Testing's `FILE-swift-testing.xml`) and Swift Testing's event stream, and prints a line per
+/// test. Each test is named as `swift test list` names it: `Module.Suite/test()`.
+///
+/// Exit 0 when nothing failed (also when this shard's part is empty), 1 when a test failed or
+/// when the package has no tests or the filters leave none, 2 when the tests could not be
+/// listed or `--durations` read, 64 for bad usage.
+enum SwiftTestCommand: Command {
+    static let name = "swift-test"
+    static let synopsis = """
+        swift-test [--package-path DIR] [--swift PATH] [--shard I/N|auto|auto/N]
+                     [--durations JUNIT-FILE|HISTORY-DIR] [--junit FILE] [--artifacts DIR] [--history DIR]
+                     [--timeout DURATION] [-- SWIFT-TEST-ARGUMENTS...]
+                                         run one shard of a Swift package's tests (swift test);
+                                         `swift` is --swift, else $HARNESS_SWIFT, else swift in PATH
+        """
+
+    /// The variable naming the `swift` executable when `--swift` is not given.
+    static let swiftVariable = "HARNESS_SWIFT"
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try CommandArguments(
+            arguments, valued: ["package-path", "swift", "shard", "durations", "junit", "artifacts", "history", "timeout"])
+        guard parsed.positional.isEmpty else {
+            throw CommandError.usage("unexpected \(parsed.positional[0].debugDescription): swift test's own arguments go after --")
+        }
+        let swiftArguments: SwiftTestArguments
+        do {
+            swiftArguments = try SwiftTestArguments(parsed.afterSeparator ?? [])
+        } catch {
+            throw CommandError.usage(error.description)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        var shard: FlowShard?
+        if let text = parsed.value("shard") {
+            do {
+                shard = try FlowShard(argument: text, environment: environment)
+            } catch {
+                throw CommandError.usage(error.description)
+            }
+        }
+        guard shard != nil || parsed.value("durations") == nil else {
+            throw CommandError.usage("--durations balances shards: it needs --shard")
+        }
+        var timeout: Duration?
+        if let text = parsed.value("timeout") {
+            guard let duration = FlowDurationParser.parse(text), duration > .zero else {
+                throw CommandError.usage("--timeout \(text.debugDescription): expected a duration such as 90s or 30m")
+            }
+            timeout = duration
+        }
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        let packageDirectory = FlowPaths.join(currentDirectory, parsed.value("package-path") ?? ".")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: packageDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandError.usage("--package-path \(packageDirectory): no such folder")
+        }
+        let swift = parsed.value("swift") ?? environment[swiftVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "swift"
+        let junit = parsed.value("junit").map { FlowPaths.join(currentDirectory, $0) }
+        let artifacts = parsed.value("artifacts").map { FlowPaths.join(currentDirectory, $0) }
+        let history = parsed.value("history").map { FlowHistory(directory: FlowPaths.join(currentDirectory, $0)) }
+        let startDate = Date()
+
+        // swift's files go to the shard's folder (merge-reports copies them along), else to a
+        // temporary folder removed at the end.
+        let temporary = artifacts == nil
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("harness-swift-test-\(UUID().uuidString)").path : nil
+        defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+        let shardRun = SwiftTestShardRun(options: .init(
+            swift: swift, packageDirectory: packageDirectory, arguments: swiftArguments,
+            workDirectory: artifacts.map { FlowPaths.join($0, "swift-test") } ?? temporary ?? "",
+            artifactsDirectory: artifacts, environment: environment, timeout: timeout,
+            echo: { stream, bytes in
+                (stream == .standardError ? FileHandle.standardError : FileHandle.standardOutput).write(Data(bytes))
+            }))
+
+        let listed: [String]
+        do {
+            listed = try await shardRun.list()
+        } catch {
+            HarnessCLI.printError("harness swift-test: \(error)")
+            switch error {
+            case .badPattern: return 64
+            case .cannotList: return 2
+            case .noTests, .filterMatchesNothing: return 1
+            }
+        }
+        var selected = listed
+        var shardText = ""
+        if let shard {
+            var durations: [String: Double] = [:]
+            if let source = parsed.value("durations") {
+                do {
+                    durations = try SwiftTestShardRun.durations(from: FlowPaths.join(currentDirectory, source), for: listed)
+                } catch {
+                    HarnessCLI.printError("harness swift-test: \(error)")
+                    return 2
+                }
+            }
+            let share = SwiftTestShardRun.share(of: listed, shard: shard, durations: durations)
+            selected = share.mine
+            shardText = ", shard \(shard)"
+            if !durations.isEmpty {
+                shardText += String(format: ", balanced by earlier durations (expected %.1fs of %.1fs)",
+                                    share.plan.expectedLoads[shard.index - 1], share.plan.expectedLoads.reduce(0, +))
+            }
+        }
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        let results: [FlowResult]
+        if selected.isEmpty {
+            HarnessCLI.printLine("Shard \(shard?.description ?? "") has none of the \(listed.count) tests: the plan gives them all to the other shards")
+            results = []
+        } else {
+            HarnessCLI.printLine("Running \(selected.count) of \(listed.count) Swift test\(listed.count == 1 ? "" : "s")\(shardText)")
+            results = await shardRun.run(selected)
+        }
+        let reporter = FlowProgressReporter(write: HarnessCLI.printLine)
+        for result in results { reporter.flowFinished(result) }
+
+        var status = FlowRunSummary(results).exitCode
+        if let junit {
+            do {
+                try JUnitWriter.write(JUnitReport(results: results, suiteName: "swift-test", timestamp: startDate), to: junit)
+            } catch {
+                HarnessCLI.printError("harness swift-test: cannot write \(junit): \(error.localizedDescription)")
+                status = 1
+            }
+        }
+        var historyRuns: [FlowHistory.Run]?
+        if let history {
+            do {
+                try history.append(FlowHistory.Run(results: results, date: startDate, shard: shard?.description))
+                if artifacts != nil { historyRuns = try history.runs() }
+            } catch {
+                HarnessCLI.printError("harness swift-test: history \(history.directory): \(error)")
+                status = 1
+            }
+        }
+        if let artifacts {
+            var report = RunReport(results: results, title: "Swift tests", startedAt: startDate,
+                                   wallSeconds: (clock.now - started).flowReportSeconds, shard: shard?.description)
+            if let historyRuns { report.attachHistory(historyRuns) }
+            do {
+                HarnessCLI.printLine("Artifacts: \(try RunReportWriter.write(report, toFolder: artifacts))")
+            } catch {
+                HarnessCLI.printError("harness swift-test: cannot write the report in \(artifacts): \(error.localizedDescription)")
+                status = 1
+            }
+        }
+        reporter.runFinished(results)
+        return status
+    }
+}
