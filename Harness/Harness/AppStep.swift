@@ -193,6 +193,11 @@ public struct AppExpectation: Sendable, CustomStringConvertible {
     public static func events(_ name: String, _ values: [String]) -> AppExpectation {
         AppExpectation(.eventSequence(name: name, values: values))
     }
+    /// The spy's last call equals the JSON in the file at `path` (absolute, or relative to the
+    /// working directory): `spy NAME last FILE.json` (key order and number spelling ignored).
+    public static func spyLast(_ name: String, equals path: String) -> AppExpectation {
+        AppExpectation(.spyLast(name: name, file: FlowFileReference(written: path, directory: FileManager.default.currentDirectoryPath)))
+    }
     /// The app's probe reads this JSON value (`probe NAME equals JSON`).
     public static func probe(_ name: String, equals json: String) -> AppExpectation {
         AppExpectation(.probe(name: name, expected: .inline(json)))

@@ -2,6 +2,7 @@ import Foundation
 import HarnessCore
 import HarnessFlows
 import Stubs
+import Testing
 
 extension TerminalApp {
     /// Runs `steps` in order on this app with the one ``StepEngine``: each action, then each of
@@ -36,6 +37,13 @@ extension PipedApp {
     public func run(
         _ steps: AppStep..., stubServer: StubServer? = nil, filePath: StaticString = #filePath, function: String = #function
     ) async throws {
+        try await run(steps, stubServer: stubServer, filePath: filePath, function: function)
+    }
+
+    /// The array form of ``run(_:stubServer:filePath:function:)-(AppStep...)``.
+    public func run(
+        _ steps: [AppStep], stubServer: StubServer? = nil, filePath: StaticString = #filePath, function: String = #function
+    ) async throws {
         try await AppStepRunner.run(steps, app: nil, pipedApp: self, stubServer: stubServer,
                                     test: SnapshotPlace(filePath: "\(filePath)", function: function))
     }
@@ -43,6 +51,16 @@ extension PipedApp {
 
 /// Turns Swift steps into the engine's, runs them, and reports the first failure at its step.
 enum AppStepRunner {
+    /// The test's name in reports, as `harness swift-test` names it: `Module.Suite/test()` under
+    /// Swift Testing, `<TestFile>/<test>` otherwise.
+    static func reportName(_ test: SnapshotPlace) -> String {
+        if let id = Test.current?.id, !id.nameComponents.isEmpty {
+            return "\(id.moduleName)." + id.nameComponents.joined(separator: "/")
+        }
+        let file = URL(fileURLWithPath: test.filePath).deletingPathExtension().lastPathComponent
+        return "\(file)/\(test.function)"
+    }
+
     static func run(
         _ steps: [AppStep], app: TerminalApp?, pipedApp: PipedApp?, stubServer: StubServer?, test: SnapshotPlace
     ) async throws {
@@ -57,9 +75,8 @@ enum AppStepRunner {
         // `harness merge-reports`; the test shows as `<TestFile>/<test>()`.
         var options = FlowExecutor.Options()
         options.artifactsDirectory = ProcessInfo.processInfo.environment["HARNESS_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
-        let file = URL(fileURLWithPath: test.filePath).deletingPathExtension().lastPathComponent
         let outcome = await StepEngine.run(engineSteps, app: app, pipedApp: pipedApp, stubServer: stubServer, test: test,
-                                           name: "\(file)/\(test.function)", options: options)
+                                           name: reportName(test), options: options)
         guard case .failed(let index, let message) = outcome else { return }
         let step = owner.indices.contains(index) ? owner[index] : steps.count - 1
         let location = steps[step].location

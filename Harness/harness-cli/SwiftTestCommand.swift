@@ -154,6 +154,13 @@ enum SwiftTestCommand: Command {
                                    wallSeconds: (clock.now - started).flowReportSeconds, shard: shard?.description)
             if let historyRuns { report.attachHistory(historyRuns) }
             do {
+                // The traces the tests' steps left there (HARNESS_ARTIFACTS): timelines, screens, replay.
+                report = try report.attachingSwiftTraces(from: artifacts)
+            } catch {
+                HarnessCLI.printError("harness swift-test: \(error)")
+                status = 1
+            }
+            do {
                 HarnessCLI.printLine("Artifacts: \(try RunReportWriter.write(report, toFolder: artifacts))")
             } catch {
                 HarnessCLI.printError("harness swift-test: cannot write the report in \(artifacts): \(error.localizedDescription)")

@@ -16,6 +16,11 @@ import Stubs
         var swift: [AppStep]
         var passes: Bool
         var todo = false
+        /// A run with pipes (`launch pipes` / `PipedApp`) of `pipesProgram`, its input `stdin`.
+        var pipes = false
+        /// The todo app against a stub server answering `GET /todos` with `[]` (a flow `stub` line,
+        /// the Swift test's own `StubServer`).
+        var stub = false
         /// Only the outcome is compared (the message names files that differ by design).
         var outcomeOnly = false
         /// The snapshot the Swift steps record (record mode `missing`, which fails the step), removed after the row.
@@ -33,6 +38,12 @@ import Stubs
           printf 'got %s\\n' "$line"
         done
         """
+
+    /// The file `equals` and `last` compare with (in the build folder: nothing to clean up).
+    static let expectedFile = BuildProducts.directory.appendingPathComponent("parity-expected.json").path
+
+    /// Prints to both streams, then exits 2.
+    static let pipesProgram = "cat; echo oops >&2; exit 2"
 
     static let rows: [Row] = [
         Row(name: "expect text", flow: [#"expect "ready""#], swift: [.expect(.text("ready"))], passes: true),
@@ -104,6 +115,27 @@ import Stubs
             swift: [.expect(.text("[ Start ]")), AppStep(.given("error"), expect: .text("Oops"))], passes: true, todo: true),
         Row(name: "call", flow: [#"expect "[ Start ]""#, #"call given "\"error\"""#, #"expect "Oops""#],
             swift: [.expect(.text("[ Start ]")), AppStep(.call("given", json: #""error""#), expect: .text("Oops"))], passes: true, todo: true),
+        Row(name: "spy last without a call", flow: [#"expect "[ Start ]""#, "timeout 300ms", "spy database.save last \(expectedFile)"],
+            swift: [.expect(.text("[ Start ]"), .spyLast("database.save", equals: expectedFile))], passes: false, todo: true),
+        Row(name: "file equals, missing", flow: [#"expect "ready""#, "file todos.json equals \(expectedFile)"],
+            swift: [.expect(.text("ready"), .file("todos.json", equals: expectedFile))], passes: false),
+        // A stub server.
+        Row(name: "requests", flow: [#"expect "[ Start ]""#, "press enter", #"expect "Todos (0)""#, "requests GET /todos count 1"],
+            swift: [.expect(.text("[ Start ]")), AppStep(.press(.enter), expect: .text("Todos (0)"), .requests("GET", "/todos", count: 1))],
+            passes: true, todo: true, stub: true),
+        Row(name: "requests that differ", flow: [#"expect "[ Start ]""#, "timeout 300ms", "requests GET /todos count 2"],
+            swift: [.expect(.text("[ Start ]"), .requests("GET", "/todos", count: 2))], passes: false, todo: true, stub: true),
+        // Pipes.
+        Row(name: "stdout contains", flow: [#"stdout contains "abc""#, "exit 2"],
+            swift: [.expect(.standardOutput(.contains("abc")), .exit(.exited(2)))], passes: true, pipes: true),
+        Row(name: "stderr matches", flow: [#"stderr matches /^oo+ps$/"#],
+            swift: [.expect(.standardError(.matches("^oo+ps$")))], passes: true, pipes: true),
+        Row(name: "stdout empty, not", flow: ["stdout empty"],
+            swift: [.expect(.standardOutput(.empty))], passes: false, pipes: true),
+        Row(name: "stderr equals a file that differs", flow: ["stderr equals \(expectedFile)"],
+            swift: [.expect(.standardError(.equals(FlowFileReference(written: expectedFile, directory: "/"))))], passes: false, pipes: true),
+        Row(name: "exit of a pipes run that differs", flow: ["exit 0"],
+            swift: [.expect(.exit(.exited(0)))], passes: false, pipes: true),
         Row(name: "a probe that differs", flow: [#"expect "[ Start ]""#, #"probe state equals "{}""#],
             swift: [.expect(.text("[ Start ]"), .probe("state", equals: "{}"))], passes: false, todo: true),
     ]
@@ -114,12 +146,17 @@ import Stubs
         defer { fixture.remove() }
         // Read by sh, not executed: a script written while another case forks could not be
         // executed ("Text file busy", the fork/exec race of issue 27).
-        let program = try fixture.write(Self.program, at: "program.sh")
+        let program = try fixture.write(row.pipes ? Self.pipesProgram : Self.program, at: "program.sh")
         let (executable, arguments) = row.todo ? (try BuildProducts.executable(named: "todo").path, []) : ("/bin/sh", [program])
         let timeout = row.flow.contains { $0.hasPrefix("timeout ") } ? Duration.milliseconds(300) : mustSucceedTimeout
+        try Data(#"{"expected": true}"#.utf8).write(to: URL(fileURLWithPath: Self.expectedFile))
+        func swiftSteps() -> [AppStep] { row.swift }
 
         // The flow.
-        let header = ["app \(([executable] + arguments).joined(separator: " "))", "launch"]
+        var header = ["app \(([executable] + arguments).joined(separator: " "))"]
+        if row.stub { header.append("stub GET /todos 200 text \"[]\"") }
+        if row.pipes { header.append(#"stdin "abc""#) }
+        header.append(row.pipes ? "launch pipes" : "launch")
         let outcome = try await fixture.run((header + row.flow).joined(separator: "\n"), options: testOptions(timeout: mustSucceedTimeout))
         let flowMessage: String? = if case .failed(let failure) = outcome { failure.message } else { nil }
 
@@ -127,16 +164,26 @@ import Stubs
         var launch = AppLaunch(executable: executable, arguments: arguments)
         launch.environment = testEnvironment
         launch.defaultTimeout = timeout
-        if row.todo {
-            launch.launchProtocol = .bridge
-            launch.carrier = .environment
+        launch.launchProtocol = row.todo ? .bridge : .arguments
+        launch.carrier = .environment
+        let server = row.stub ? try StubServer() : nil
+        defer { server?.stop() }
+        if let server {
+            try server.stub(.get("/todos"), .text("[]"))
+            launch.network = server.baseURL
         }
         let reported = Reported()
-        let app = try await TerminalApp.launch(launch)
-        defer { app.close(failed: false) }
         try await FailureReporter.withFailureHandler({ message, _ in reported.add(message) }) {
             do {
-                try await app.run(row.swift, stubServer: nil)
+                if row.pipes {
+                    let app = try PipedApp.launch(launch, standardInput: .text("abc"))
+                    defer { app.close(failed: false) }
+                    try await app.run(swiftSteps(), stubServer: server)
+                } else {
+                    let app = try await TerminalApp.launch(launch)
+                    defer { app.close(failed: false) }
+                    try await app.run(swiftSteps(), stubServer: server)
+                }
             } catch is AppStepsFailed {
             }
         }
