@@ -78,5 +78,18 @@ if [ "$listed" -eq 0 ] || [ "$listed" != "$ran" ]; then
     echo "swift-shards: swift test list names $listed tests of the suite, the shards ran $ran" >&2
     status=1
 fi
+# The Swift tests that run steps carry the steps' trace in the merged report, as flows do.
+traced=$(python3 - "$out/sharded/results.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+print(sum(1 for flow in report["flows"]
+          if flow["path"].startswith("TodoAcceptanceTests.") and (flow["attempts"][-1].get("trace") or {}).get("steps")))
+PY
+)
+echo "Swift tests with a step trace in the merged report: $traced"
+if [ "${traced:-0}" -lt 10 ]; then
+    echo "swift-shards: only ${traced:-0} Swift tests carry their steps' trace in the merged report" >&2
+    status=1
+fi
 [ "$status" = 0 ] && echo "swift-shards: OK (reports in $out/sharded and $out/whole)"
 exit "$status"
