@@ -3,14 +3,10 @@ import Harness
 import TestSupport
 import Testing
 
-/// The bundled flows (`Tests/Flows`) as Swift test cases, on the same engine as `harness run`,
-/// and where a broken flow's failure is reported: at its own `.flow` line.
+/// Flows as Swift test cases: the bundled flows (`Tests/Flows`) are found, and a broken flow's
+/// failure is reported at its own `.flow` line. The bundled flows themselves run as test cases
+/// in ReadmeExamplesTests.bundledFlow, the README's example.
 @Suite struct BundledFlowCasesTests {
-    @Test(arguments: FlowCases.files(in: "Tests/Flows"))
-    func bundledFlow(_ flow: FlowFile) async throws {
-        try await FlowCases.run(flow, timeout: mustSucceedTimeout)
-    }
-
     @Test func theBundledFlowsAreFound() {
         let flows = FlowCases.files(in: "Tests/Flows").map(\.relativePath)
         #expect(flows.contains("Tests/Flows/error.flow"))

@@ -115,10 +115,19 @@ struct ReadmeExamplesTests {
             try await app.run(
                 AppStep.expect(.text("[ Start ]")),
                 AppStep(.press(.enter), expect: .text("Loading…"), .snapshot("loading")),
-                AppStep(.call("given", json: #""error""#), expect: .text("Oops")),
-                AppStep(.press(.character("q")), expect: .exit(.exited(0)))
+                AppStep(.call("given", json: #""error""#), expect: .text("Oops"), .noText("Loading…"),
+                        .text("Oops", in: .rows(0...11), style: TextStyle(bold: true))),
+                AppStep(.press(.character("q")), expect: .gone("Oops"), .exit(.exited(0))),
+                stubServer: server                                     // `.requests("GET", "/todos", count: 1)` reads it
             )
+            try server.verify(.get("/todos"), count: .exactly(1))
         }
+    }
+
+    /// The README's flows-as-test-cases block: the bundled flows, each a test case.
+    @Test(arguments: FlowCases.files(in: "Tests/Flows"))
+    func bundledFlow(_ flow: FlowFile) async throws {
+        try await FlowCases.run(flow)
     }
 
     // MARK: - Snapshots and snapshot matrices
