@@ -70,6 +70,9 @@ public struct AppAction: Sendable, CustomStringConvertible {
         (body, description) = (.command(command), command.flowText)
     }
 
+    /// Any command of the flow language as an action, the way a flow line writes it: a new
+    /// command is usable from Swift at once, before it has a spelling of its own.
+    public static func flow(_ command: FlowCommand) -> AppAction { AppAction(command) }
     /// Types text (`type "text"`).
     public static func type(_ text: String) -> AppAction { AppAction(.type(text)) }
     /// Presses keys in order (`press KEY...`).
@@ -123,6 +126,11 @@ public struct AppExpectation: Sendable, CustomStringConvertible {
     private init(body: EngineStep.Body, description: String) {
         (self.body, self.description) = (body, description)
     }
+
+    /// Any command of the flow language as a check, the way a flow line writes it:
+    /// `.flow(.expectGone(.text("Saving…"), area: nil, within: nil))`. A new command is usable
+    /// from Swift at once, before it has a spelling of its own.
+    public static func flow(_ command: FlowCommand) -> AppExpectation { AppExpectation(command) }
 
     // MARK: The screen
 
