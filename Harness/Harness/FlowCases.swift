@@ -45,7 +45,7 @@ public enum FlowCases {
         if environment["HARNESS_PRODUCTS_DIR"]?.isEmpty ?? true {
             environment["HARNESS_PRODUCTS_DIR"] = BuildProducts.directory.path
         }
-        let artifacts = environment["HARNESS_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
+        let artifacts = HarnessTrace.current
         let traces = artifacts.map { _ in FlowTraceCollector(mode: .on) }
         let options = FlowExecutor.Options(defaultTimeout: timeout, artifactsDirectory: artifacts, environment: environment, traces: traces)
         let started = ContinuousClock.now

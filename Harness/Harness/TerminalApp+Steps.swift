@@ -71,10 +71,10 @@ enum AppStepRunner {
             engineSteps += made
             owner += Array(repeating: index, count: made.count)
         }
-        // With HARNESS_ARTIFACTS, the run leaves the flow runner's trace and artifacts there, for
+        // With HARNESS_ARTIFACTS or the .harnessTrace trait, the run leaves the flow runner's trace and artifacts there, for
         // `harness merge-reports`; the test shows as `<TestFile>/<test>()`.
         var options = FlowExecutor.Options()
-        options.artifactsDirectory = ProcessInfo.processInfo.environment["HARNESS_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
+        options.artifactsDirectory = HarnessTrace.current
         let outcome = await StepEngine.run(engineSteps, app: app, pipedApp: pipedApp, stubServer: stubServer, test: test,
                                            name: reportName(test), options: options)
         guard case .failed(let index, let message) = outcome else { return }
