@@ -67,8 +67,13 @@ grep -q "Test aFailedStep() recorded an issue at DeliberateFailureTests.swift:$s
     || problem "the failed step is not reported at its own line ($step_line)"
 grep -q 'expect-not "deliberate": the screen shows it' "$work/output" \
     || problem "the failed step's message is not the step engine's"
-ls "$work/artifacts/swift-tests/"DeliberateFailureTests-aFailedStep*.json > /dev/null 2>&1 \
-    || problem "HARNESS_ARTIFACTS holds no step trace (swift-tests/DeliberateFailureTests-aFailedStep*.json)"
+ls "$work/artifacts/swift-tests/"*DeliberateFailureTests-aFailedStep*.json > /dev/null 2>&1 \
+    || problem "HARNESS_ARTIFACTS holds no trace (swift-tests/*DeliberateFailureTests-aFailedStep*.json)"
+grep -q 'expect-not \\"deliberate\\"' "$work/artifacts/swift-tests/"*DeliberateFailureTests-aFailedStep*.json 2>/dev/null \
+    || problem "the trace of the failed step's test does not hold the step"
+# A plain #expect that failed inside a traced `with`: its trace holds the waits and says the test failed.
+grep -q 'the test recorded a failure while the app was open' "$work/artifacts/swift-tests/"*DeliberateFailureTests-aFailedExpectationInsideWith*.json 2>/dev/null \
+    || problem "the trace of the test whose #expect failed does not say it failed"
 
 if ! env -u HARNESS_DELIBERATE_FAILURES swift test --skip-build --filter DeliberateFailure > "$work/skipped" 2>&1; then
     problem "without HARNESS_DELIBERATE_FAILURES the deliberate tests did not pass (skipped):"

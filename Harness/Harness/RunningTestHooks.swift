@@ -22,6 +22,27 @@ import XCTest
 /// not inherit the test's task-local values (`Task.detached`), is not seen; nor is a time limit
 /// exceeded (Swift Testing records it outside the body).
 struct RunningTestHooks: TestFrameworkHooks {
+    /// The test's file and function (`#filePath`, `#function` of its `with`).
+    var filePath: String
+    var function: String
+    /// Set when the test is traced (HARNESS_ARTIFACTS or `.harnessTrace`).
+    let traceScope: HarnessTrace.Scope?
+
+    init(filePath: String, function: String) {
+        self.filePath = filePath
+        self.function = function
+        self.traceScope = HarnessTrace.current.map { HarnessTrace.Scope(folder: $0) }
+    }
+
+    /// Writes the trace of the whole `with` when the test is traced.
+    func finished(_ app: TerminalApp, failure: String?) {
+        guard let traceScope else { return }
+        SessionTraceReport.write(
+            name: AppStepRunner.reportName(SnapshotPlace(filePath: filePath, function: function)), filePath: filePath,
+            app: app, stubServers: traceScope.stubServers, startDate: traceScope.startDate, failure: failure,
+            folder: traceScope.folder)
+    }
+
     func run<R>(
         isolation: isolated (any Actor)?,
         _ body: () async throws -> R

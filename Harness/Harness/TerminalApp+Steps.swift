@@ -75,8 +75,12 @@ enum AppStepRunner {
         // `harness merge-reports`; the test shows as `<TestFile>/<test>()`.
         var options = FlowExecutor.Options()
         options.artifactsDirectory = HarnessTrace.current
+        // Inside a traced `TerminalApp.with`, the steps join its timeline (the session's journal)
+        // instead of leaving a report of their own.
+        let journal = app.map { HarnessTrace.scope?.claims($0, stubServer: stubServer) ?? false } ?? false
+        if journal { options.artifactsDirectory = nil }
         let outcome = await StepEngine.run(engineSteps, app: app, pipedApp: pipedApp, stubServer: stubServer, test: test,
-                                           name: reportName(test), options: options)
+                                           name: reportName(test), options: options, journal: journal)
         guard case .failed(let index, let message) = outcome else { return }
         let step = owner.indices.contains(index) ? owner[index] : steps.count - 1
         let location = steps[step].location

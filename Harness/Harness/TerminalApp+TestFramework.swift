@@ -32,6 +32,14 @@ extension TerminalApp {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalApp) async throws -> R
     ) async throws -> R {
-        try await with(launch, filePath: filePath, function: function, hooks: RunningTestHooks(), isolation: isolation, body)
+        let hooks = RunningTestHooks(filePath: "\(filePath)", function: function)
+        guard let scope = hooks.traceScope else {
+            return try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
+        }
+        // Traced (HARNESS_ARTIFACTS or .harnessTrace): the steps run in the body go to the
+        // session's journal, and the whole `with` becomes one timeline (RunningTestHooks.finished).
+        return try await HarnessTrace.$scope.withValue(scope) {
+            try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
+        }
     }
 }

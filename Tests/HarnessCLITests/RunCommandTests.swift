@@ -31,8 +31,9 @@ import Harness
             """, at: "suite/nested/pass-two.flow")
         try fixture.write("""
             app sh -c "echo 'the wrong text'; exec cat"
-            timeout 200ms
             launch
+            expect "the wrong text"
+            timeout 200ms
             expect "the right text"
             """, at: "suite/fail.flow")
         try fixture.write("""
@@ -68,7 +69,7 @@ import Harness
         #expect(lines.contains { $0.hasPrefix("✗ suite/fail.flow (") && $0.hasSuffix("2 attempts): expect \"the right text\": the screen never showed it within 200ms") })
         #expect(lines.contains { $0.hasPrefix("~ suite/flaky.flow (flaky, 2 attempts") })
         #expect(lines.contains("- suite/skip.flow (skipped): not-installed-anywhere-xyz is not installed (not found in PATH)"))
-        #expect(output.stdout.contains("suite/fail.flow:4:1: expect \"the right text\""))
+        #expect(output.stdout.contains("suite/fail.flow:5:1: expect \"the right text\""))
 
         // JUnit, parsed back.
         let report = try JUnitReader.read(path: fixture.folder + "/out/junit.xml")

@@ -1,27 +1,52 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Harness
+import Stubs
 import Testing
 import TestSupport
 
-/// The `.harnessTrace` trait: a test's steps leave their trace in the trait's folder, which
-/// `harness merge-reports` (through `RunReportWriter.read`) reads as a run report.
+/// The `.harnessTrace` trait: a traced test's whole `TerminalApp.with` leaves one timeline in the
+/// trait's folder (its direct waits and inputs with their lines, the steps it ran, the requests
+/// of the stub server its steps named), which `harness merge-reports` (through
+/// `RunReportWriter.read`) reads as a run report.
 @Suite struct HarnessTraceTraitTests {
     /// In the build folder, removed by the test.
     static let folder = BuildProducts.directory.appendingPathComponent("trace-trait-test").path
 
-    @Test(.harnessTrace(folder)) func stepsLeaveTheirTraceInTheTraitsFolder() async throws {
+    @Test(.harnessTrace(folder)) func aTracedWithLeavesOneTimelineOfWaitsInputsAndSteps() async throws {
         try? FileManager.default.removeItem(atPath: Self.folder)
         defer { try? FileManager.default.removeItem(atPath: Self.folder) }
-        var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", "echo ready; read line; echo got $line"])
+        let server = try StubServer()
+        defer { server.stop() }
+        try server.stub(.get("/ping"), .text("pong", status: 201))
+        let script = "echo ready; read line; echo got $line; read again; echo done"
+        var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", script])
         launch.defaultTimeout = mustSucceedTimeout
+        let waitLine = #line + 2
         try await TerminalApp.with(launch) { app in
-            try await app.run(AppStep.expect(.text("ready")), AppStep(.type("x\r"), expect: .output("got x")))
+            try await app.waitFor(text: "ready")
+            let missed = #line + 1
+            _ = try? await app.waitFor(text: "never", timeout: .milliseconds(100))
+            #expect(app.journal.all.last?.line == missed)
+            try app.type("x\r")
+            _ = try await URLSession.shared.data(from: server.baseURL.appendingPathComponent("ping"))
+            try await app.run(AppStep.expect(.output("got x")), AppStep(.type("y\r"), expect: .output("done")), stubServer: server)
         }
         let report = try RunReportWriter.read(folder: Self.folder)
-        let test = try #require(report.flows.first)
         #expect(report.flows.count == 1)
-        #expect(test.path == "HarnessTests.HarnessTraceTraitTests/stepsLeaveTheirTraceInTheTraitsFolder()")
+        let test = try #require(report.flows.first)
+        #expect(test.path == "HarnessTests.HarnessTraceTraitTests/aTracedWithLeavesOneTimelineOfWaitsInputsAndSteps()")
         #expect(test.status == .passed)
-        #expect(test.attempts.last?.trace?.steps.map(\.text) == [#"expect "ready""#, #"type "x\r""#, #"expect-output "got x""#])
+        let trace = try #require(test.attempts.last?.trace)
+        #expect(trace.steps.map(\.text) == [
+            #"wait for text "ready""#, #"wait for text "never""#, #"type "x\r""#,
+            #"expect-output "got x""#, #"type "y\r""#, #"expect-output "done""#,
+        ])
+        #expect(trace.steps.first?.line == waitLine)
+        #expect(trace.steps[1].result == .failed && trace.steps[1].problem?.hasPrefix("timed out after") == true)
+        #expect(trace.requests.map { "\($0.method) \($0.target) \($0.status)" } == ["GET /ping 201"])
+        #expect((trace.replay?.frames.count ?? 0) >= 2)
     }
 }

@@ -140,6 +140,13 @@ public final class TerminalApp: Sendable {
         }
         let threw = if case .failure = outcome { true } else { false }
         let failed = threw || issueRecorded
+        if let hooks {
+            let failure: String? = switch outcome {
+            case .failure(let error): "\(error)"
+            case .success: issueRecorded ? "the test recorded a failure while the app was open" : nil
+            }
+            hooks.finished(app, failure: failure)
+        }
         if failed {
             app.keepFailureArtifacts(filePath: "\(filePath)", function: function, hooks: hooks)
         }

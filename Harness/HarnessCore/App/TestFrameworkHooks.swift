@@ -16,4 +16,8 @@ package protocol TestFrameworkHooks: Sendable {
 
     /// Attaches `files` to the running test, each named `prefix.NAME`.
     func attach(_ files: [HarnessArtifacts.File], prefix: String)
+
+    /// The body is over, the app still open: `failure` says how the test failed, nil when it did
+    /// not (a trace of the whole `with` is written here).
+    func finished(_ app: TerminalApp, failure: String?)
 }

@@ -11,6 +11,13 @@ extension TerminalDriving {
     /// Types text (sent as UTF-8, as a terminal does for typed characters).
     public func type(_ text: String) throws {
         try core.send(Array(text.utf8))
+        journalInput("type \(text.debugDescription)")
+    }
+
+    /// Records an input in the session's journal (for the test's trace).
+    func journalInput(_ text: String) {
+        let now = Date()
+        core.journal.record(SessionJournal.Entry(text: text, file: nil, line: nil, start: now, end: now, problem: nil, screen: nil))
     }
 
     /// Presses keys in order, encoded as xterm does, honouring application cursor-key mode.
@@ -24,6 +31,7 @@ extension TerminalDriving {
         var bytes: [UInt8] = []
         for key in keys { bytes += try key.encoded(applicationCursorKeys: applicationCursorKeys) }
         try core.send(bytes)
+        journalInput("press " + keys.map { "\($0)" }.joined(separator: " "))
     }
 
     /// Pastes text as a terminal does: line breaks become carriage returns, and when the
@@ -31,6 +39,7 @@ extension TerminalDriving {
     /// `ESC [ 200 ~` ... `ESC [ 201 ~` (any end marker inside the text is removed).
     public func paste(_ text: String) throws {
         try core.send(TerminalSession.pasteBytes(text, bracketed: core.modes.bracketedPaste))
+        journalInput("paste \(text.debugDescription)")
     }
 }
 

@@ -37,13 +37,27 @@ extension SessionCore {
     /// on cancellation (`CancellationError`). A timeout or exit error names `location`, where
     /// the wait was written.
     func wait(description: String, condition: WaitCondition, timeout: Duration, location: SourceCodeLocation) async throws -> WaitOutcome {
+        let start = Date()
         do {
-            return try await waiters.wait(description: description, timeout: timeout) { registration in
+            let outcome = try await waiters.wait(description: description, timeout: timeout) { registration in
                 admit(registration, condition)
             }
+            journalWait(description, location: location, start: start, problem: nil)
+            return outcome
         } catch let error as TerminalSessionError {
+            journalWait(description, location: location, start: start, problem: error.summary)
             throw error.at(location)
+        } catch {
+            journalWait(description, location: location, start: start, problem: "\(error)")
+            throw error
         }
+    }
+
+    /// Records a wait in the journal, with the screen after it.
+    private func journalWait(_ description: String, location: SourceCodeLocation, start: Date, problem: String?) {
+        journal.record(SessionJournal.Entry(
+            text: "wait for \(description)", file: "\(location.fileID)", line: location.line == 0 ? nil : Int(location.line),
+            start: start, end: Date(), problem: problem, screen: snapshot()))
     }
 
     /// Resolves a new wait at once when the program has ended or the output already holds its

@@ -26,6 +26,8 @@ final class SessionCore: @unchecked Sendable {
     let executable: String
     /// `MonotonicClock.nanoseconds()` at launch: the origin of recording times.
     let launchUptime: UInt64
+    /// What the test did with the session, for its trace.
+    let journal = SessionJournal()
 
     // MARK: - Guarded by `condition`
 

@@ -30,16 +30,19 @@ public enum StepEngine {
     ///   - test: where snapshot steps keep their references (named after the test).
     ///   - name: the run's name in traces (`Suite/test()`).
     ///   - options: the record mode, artifacts folder and trace collector.
+    ///   - journal: the steps go to the app's session journal, for the trace of the test's whole
+    ///     `with` (``SessionTraceReport``), instead of a report of their own.
     public static func run(
         _ steps: [EngineStep], app: TerminalApp? = nil, pipedApp: PipedApp? = nil, stubServer: StubServer? = nil,
-        test: SnapshotPlace, name: String? = nil, options: FlowExecutor.Options = FlowExecutor.Options()
+        test: SnapshotPlace, name: String? = nil, options: FlowExecutor.Options = FlowExecutor.Options(), journal: Bool = false
     ) async -> Outcome {
         let name = name ?? SnapshotVerifier.testName(of: test.function)
         var options = options
-        let traces = options.traces ?? options.artifactsDirectory.map { _ in FlowTraceCollector(mode: .on) }
+        let traces = journal ? nil : options.traces ?? options.artifactsDirectory.map { _ in FlowTraceCollector(mode: .on) }
         options.traces = traces
         let run = FlowRun(swiftTest: test, name: name, steps: steps,
                           app: app, pipedApp: pipedApp, stubServer: stubServer, options: options)
+        run.journalsSteps = journal
         let started = ContinuousClock.now
         let outcome = await run.execute()  // writes the failure's artifacts under options.artifactsDirectory
         if let folder = options.artifactsDirectory, let traces {

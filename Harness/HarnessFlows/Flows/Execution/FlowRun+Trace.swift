@@ -9,15 +9,30 @@ extension FlowRun {
     /// A step is about to run.
     func traceStepBegan() {
         trace?.begin()
+        stepStart = Date()
     }
 
     /// The step passed.
     func traceStepPassed(_ step: EngineStep) {
         trace?.end(step, result: .passed, screen: traceScreen)
+        journal(step, problem: nil)
+    }
+
+    /// Records the step in the app's session journal when a Swift test's trace takes it from
+    /// there (``journalsSteps``).
+    private func journal(_ step: EngineStep, problem: String?) {
+        guard journalsSteps, let session = app?.session else { return }
+        session.journal.recordStep(SessionJournal.Entry(
+            text: step.text, file: step.position.file, line: step.position.line, start: stepStart ?? Date(), end: Date(),
+            problem: problem, screen: session.screen))
     }
 
     /// The step ended the attempt with `error` (a failure, a skip or a cancellation).
     func traceStepFailed(_ step: EngineStep?, _ error: any Error) {
+        if let step {
+            let problem = (error as? FlowStepFailure)?.problem ?? (error is CancellationError ? "cancelled" : "\(error)")
+            journal(step, problem: problem)
+        }
         guard let trace, let step else { return }
         switch error {
         case let skip as FlowSkip:
@@ -41,6 +56,15 @@ extension FlowRun {
             steps.append(FlowTrace.Step(text: step.text, line: step.position.line, start: 0, duration: 0,
                                         result: .notRun))
         }
+        let messages = Self.bridgeMessages(of: app, trace: trace)
+        collector.add(FlowTrace(
+            path: flow.relativePath, attempt: attempt, startDate: trace.startDate, duration: trace.seconds(),
+            steps: steps, requests: stubServer.map { trace.requests($0.requests, stubs: $0.stubs) } ?? [], messages: messages,
+            recording: app?.session.recording))
+    }
+
+    /// The bridge's events and spy records, in time order, timed from the trace's start.
+    static func bridgeMessages(of app: TerminalApp?, trace: FlowTraceRecorder) -> [FlowTrace.Message] {
         var messages: [FlowTrace.Message] = []
         if let bridge = app?.connectedBridge {
             for (event, date) in bridge.timedEvents {
@@ -52,9 +76,6 @@ extension FlowRun {
             }
             messages.sort { $0.time < $1.time }
         }
-        collector.add(FlowTrace(
-            path: flow.relativePath, attempt: attempt, startDate: trace.startDate, duration: trace.seconds(),
-            steps: steps, requests: stubServer.map { trace.requests($0.requests, stubs: $0.stubs) } ?? [], messages: messages,
-            recording: app?.session.recording))
+        return messages
     }
 }

@@ -27,6 +27,10 @@ final class FlowRun {
     let snapshotPlace: SnapshotPlace
     /// The steps this run executes, in order (a flow's lines, or a Swift test's steps).
     private(set) var steps: [EngineStep] = []
+    /// Whether each step is recorded in the app's session journal (a Swift test whose trace is
+    /// its `with`'s timeline), and when the current step began.
+    var journalsSteps = false
+    var stepStart: Date?
     /// The index in ``steps`` of the step that ended the run, when one failed or skipped.
     private(set) var failedIndex: Int?
     /// Whether ``tearDown(failed:)`` ends the app and the stub server: true when this run
@@ -80,6 +84,12 @@ final class FlowRun {
 
     /// Runs every step, then tears everything down; never throws.
     func execute() async -> AttemptOutcome {
+        // The waits and inputs a step makes are the step's: the session's journal records the
+        // step (when it records anything), not them.
+        await SessionJournal.$isMuted.withValue(true) { await executeSteps() }
+    }
+
+    private func executeSteps() async -> AttemptOutcome {
         var outcome = AttemptOutcome.passed
         var current: EngineStep?
         do {

@@ -7,12 +7,16 @@ import TerminalEmulator
 /// ``FlowTrace``. Used by ``FlowRun`` from its one task when the run collects traces.
 final class FlowTraceRecorder {
     /// The origin of the trace's times.
-    let startDate = Date()
+    let startDate: Date
     /// The steps so far.
     private(set) var steps: [FlowTrace.Step] = []
     /// What each registered stub answers, for the status and delay of its requests.
     var stubAnswers: [StubID: FlowStubResponse] = [:]
     private var stepStart: Date?
+
+    init(startDate: Date = Date()) {
+        self.startDate = startDate
+    }
 
     /// Seconds since the start.
     func seconds(at date: Date = Date()) -> Double { date.timeIntervalSince(startDate) }

@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+import TerminalEmulator
+
+/// What a test did with a terminal session, in order, for its trace: each wait (what it waited
+/// for, where it was written, when, how it ended, the screen after it) and each input.
+///
+/// Every session keeps one (an entry is a few words; the screen is a snapshot already made). The
+/// step engine records its own steps here instead of the waits it makes for them, so a test that
+/// mixes steps and direct waits gets one timeline.
+public final class SessionJournal: Sendable {
+    /// One thing the test did.
+    public struct Entry: Sendable {
+        /// What it was (`wait for text "Loading…"`, `type "q"`, `expect "Oops"`).
+        public var text: String
+        /// Where it was written (a wait's or a step's call site), when known.
+        public var file: String?
+        /// Its 1-based line, when known.
+        public var line: Int?
+        /// When it began and ended.
+        public var start: Date
+        public var end: Date
+        /// What went wrong, when it failed.
+        public var problem: String?
+        /// The screen after it.
+        public var screen: ScreenSnapshot?
+
+        package init(text: String, file: String?, line: Int?, start: Date, end: Date, problem: String?, screen: ScreenSnapshot?) {
+            (self.text, self.file, self.line, self.start, self.end, self.problem, self.screen) =
+                (text, file, line, start, end, problem, screen)
+        }
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    package init() {}
+
+    /// True while the step engine runs a step: the waits and inputs it makes are its own, the
+    /// step itself is recorded instead.
+    @TaskLocal package static var isMuted = false
+
+    /// Records an entry unless muted.
+    package func record(_ entry: Entry) {
+        guard !Self.isMuted else { return }
+        entries.withLock { $0.append(entry) }
+    }
+
+    /// Records a step of the engine (recorded even while muted).
+    package func recordStep(_ entry: Entry) {
+        entries.withLock { $0.append(entry) }
+    }
+
+    /// Everything recorded so far, in order.
+    public var all: [Entry] { entries.withLock { $0 } }
+}
+
+extension TerminalSessionError {
+    /// One line for a timeline: what happened, without the screen (the trace shows it).
+    var summary: String {
+        switch self {
+        case .timeout(let waitingFor, let after, _, _, _, _):
+            "timed out after \(TerminalSessionError.format(after)) waiting for \(waitingFor)"
+        case .exitedWhileWaiting(let waitingFor, let status, _, _, _):
+            "the program \(status) while waiting for \(waitingFor)"
+        default:
+            description.split(separator: "\n").first.map(String.init) ?? description
+        }
+    }
+}
+
+extension TerminalDriving {
+    /// What the test did with this session so far: its waits and inputs, and the steps the step
+    /// engine ran, in order (for the test's trace).
+    public var journal: SessionJournal { core.journal }
+}
