@@ -21,17 +21,26 @@ public enum FlowCases {
     /// The flows under `folder` (relative to the package root, found from the calling test
     /// file), sorted by path; relative paths in reports start at the package root.
     ///
-    /// An empty or missing folder gives no case, which Swift Testing reports as a test that
-    /// ran nothing; `run` is never called then.
+    /// A run that finds nothing to run must not pass: a folder that is missing, holds no flow, or
+    /// none that `filter` keeps gives one case standing for the folder, which ``run(_:timeout:)``
+    /// fails with "no flows found under FOLDER".
     public static func files(in folder: String, filter: String? = nil, filePath: StaticString = #filePath) -> [FlowFile] {
         let root = HarnessArtifacts.packageRoot(containing: "\(filePath)")?.path ?? FileManager.default.currentDirectoryPath
-        return (try? FlowDiscovery.discover([folder], root: root, filter: filter)) ?? []
+        let found = (try? FlowDiscovery.discover([folder], root: root, filter: filter)) ?? []
+        guard found.isEmpty else { return found }
+        let what = filter.map { " matching /\($0)/" } ?? ""
+        return [FlowFile(path: FlowPaths.join(root, folder), relativePath: "\(folder) (no flows found\(what))")]
     }
 
     /// Parses and runs one flow; records an issue at the flow's line when it fails.
     ///
     /// - Parameter timeout: the waits' limit until the flow's own `timeout` line.
     public static func run(_ flow: FlowFile, timeout: Duration = .seconds(10)) async throws {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: flow.path, isDirectory: &isDirectory) || isDirectory.boolValue {
+            Issue.record(Comment(rawValue: "no flows found under \(flow.path)"))
+            return
+        }
         let script: FlowScript
         do {
             script = try FlowParser.load(flow)

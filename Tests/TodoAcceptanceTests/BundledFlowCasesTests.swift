@@ -13,6 +13,19 @@ import Testing
         #expect(flows.count >= 15, "found: \(flows)")
     }
 
+    /// A folder without flows is not a passing run: one case stands for it, and fails.
+    @Test func aFolderWithoutFlowsFails() async throws {
+        let cases = FlowCases.files(in: "Tests/Flows", filter: "no-such-flow-xyz")
+        #expect(cases.count == 1)
+        let folder = try #require(cases.first)
+        #expect(folder.relativePath == "Tests/Flows (no flows found matching /no-such-flow-xyz/)")
+        try await withKnownIssue {
+            try await FlowCases.run(folder)
+        } matching: { issue in
+            "\(issue)".contains("no flows found under")
+        }
+    }
+
     /// A failed step is one issue, at the flow file's line and column, with `harness run`'s message.
     @Test func aFailedStepIsReportedAtItsFlowLine() async throws {
         try await withTemporaryDirectory { folder in
