@@ -36,10 +36,13 @@ extension TerminalApp {
         guard let scope = hooks.traceScope else {
             return try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
         }
-        // Traced (HARNESS_ARTIFACTS or .harnessTrace): the steps run in the body go to the
-        // session's journal, and the whole `with` becomes one timeline (RunningTestHooks.finished).
-        return try await HarnessTrace.$scope.withValue(scope) {
-            try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
+        // Traced (HARNESS_ARTIFACTS or .harnessTrace): the session's journal records the body's
+        // waits and inputs and the steps it runs, and the whole `with` becomes one timeline
+        // (RunningTestHooks.finished). Untraced, the journal stays empty.
+        return try await SessionJournal.$isRecording.withValue(true) {
+            try await HarnessTrace.$scope.withValue(scope) {
+                try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
+            }
         }
     }
 }

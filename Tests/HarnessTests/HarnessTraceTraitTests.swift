@@ -49,4 +49,17 @@ import TestSupport
         #expect(trace.requests.map { "\($0.method) \($0.target) \($0.status)" } == ["GET /ping 201"])
         #expect((trace.replay?.frames.count ?? 0) >= 2)
     }
+
+    /// An untraced session records nothing: no entries, no screens kept.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HARNESS_ARTIFACTS"] == nil, "HARNESS_ARTIFACTS traces every test"))
+    func anUntracedSessionKeepsNoJournal() async throws {
+        var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", "echo ready; read line"])
+        launch.defaultTimeout = mustSucceedTimeout
+        try await TerminalApp.with(launch) { app in
+            try await app.waitFor(text: "ready")
+            try app.type("x\r")
+            try await app.run(AppStep.expect(.text("ready")))
+            #expect(app.journal.all.isEmpty)
+        }
+    }
 }

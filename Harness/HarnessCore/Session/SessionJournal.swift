@@ -5,9 +5,10 @@ import TerminalEmulator
 /// What a test did with a terminal session, in order, for its trace: each wait (what it waited
 /// for, where it was written, when, how it ended, the screen after it) and each input.
 ///
-/// Every session keeps one (an entry is a few words; the screen is a snapshot already made). The
-/// step engine records its own steps here instead of the waits it makes for them, so a test that
-/// mixes steps and direct waits gets one timeline.
+/// Every session has one, empty unless the test is traced: waits and inputs are recorded only in
+/// a task where ``isRecording`` is true (a traced `TerminalApp.with` sets it), so an untraced
+/// session pays nothing and keeps no screens. The step engine records its own steps here instead
+/// of the waits it makes for them, so a test that mixes steps and direct waits gets one timeline.
 public final class SessionJournal: Sendable {
     /// One thing the test did.
     public struct Entry: Sendable {
@@ -39,9 +40,16 @@ public final class SessionJournal: Sendable {
     /// step itself is recorded instead.
     @TaskLocal package static var isMuted = false
 
-    /// Records an entry unless muted.
-    package func record(_ entry: Entry) {
-        guard !Self.isMuted else { return }
+    /// True in a traced test's tasks: only then are waits and inputs recorded.
+    @TaskLocal package static var isRecording = false
+
+    /// Whether an entry made now would be kept (check before making its screen).
+    package static var records: Bool { isRecording && !isMuted }
+
+    /// Records an entry when ``records``.
+    package func record(_ entry: @autoclosure () -> Entry) {
+        guard Self.records else { return }
+        let entry = entry()
         entries.withLock { $0.append(entry) }
     }
 
