@@ -1,7 +1,5 @@
 import Foundation
 import HarnessFlows
-import Stubs
-import Synchronization
 import Testing
 
 /// A Swift Testing trait that makes the steps of a test (or of every test of a suite) leave
@@ -40,33 +38,14 @@ extension Trait where Self == HarnessTraceTrait {
 enum HarnessTrace {
     @TaskLocal static var folder: String?
 
-    /// The traced `TerminalApp.with` the current task runs in, if any.
-    @TaskLocal static var scope: Scope?
-
-    /// One traced `with`: where its trace goes, since when, the app its steps belong to (the
-    /// first one they run on) and the stub servers they named.
+    /// One traced `with`: where its trace goes, and since when.
     final class Scope: Sendable {
         let folder: String
         let startDate = Date()
-        private let state = Mutex<(app: ObjectIdentifier?, servers: [StubServer])>((nil, []))
 
         init(folder: String) {
             self.folder = folder
         }
-
-        /// Whether steps on `app` belong to this `with`'s timeline; notes the server they read.
-        func claims(_ app: TerminalApp, stubServer: StubServer?) -> Bool {
-            state.withLock { state in
-                let id = ObjectIdentifier(app)
-                if state.app == nil { state.app = id }
-                guard state.app == id else { return false }
-                if let stubServer, !state.servers.contains(where: { $0 === stubServer }) { state.servers.append(stubServer) }
-                return true
-            }
-        }
-
-        /// The stub servers the steps named.
-        var stubServers: [StubServer] { state.withLock { $0.servers } }
     }
 
     static var current: String? {

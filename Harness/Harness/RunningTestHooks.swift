@@ -1,5 +1,7 @@
 import Foundation
 import HarnessCore
+import HarnessFlows
+import Stubs
 import Synchronization
 import Testing
 import XCTest
@@ -39,7 +41,8 @@ struct RunningTestHooks: TestFrameworkHooks {
         guard let traceScope else { return }
         SessionTraceReport.write(
             name: AppStepRunner.reportName(SnapshotPlace(filePath: filePath, function: function)), filePath: filePath,
-            app: app, stubServers: traceScope.stubServers, startDate: traceScope.startDate, failure: failure,
+            app: app, stubServers: app.session.journal.stubServers.compactMap { $0 as? StubServer },
+            startDate: traceScope.startDate, failure: failure,
             folder: traceScope.folder)
     }
 

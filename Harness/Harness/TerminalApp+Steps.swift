@@ -75,9 +75,10 @@ enum AppStepRunner {
         // `harness merge-reports`; the test shows as `<TestFile>/<test>()`.
         var options = FlowExecutor.Options()
         options.artifactsDirectory = HarnessTrace.current
-        // Inside a traced `TerminalApp.with`, the steps join its timeline (the session's journal)
+        // On an app of a traced test, the steps join its timeline (the session's journal)
         // instead of leaving a report of their own.
-        let journal = app.map { HarnessTrace.scope?.claims($0, stubServer: stubServer) ?? false } ?? false
+        let journal = app?.session.journal.isEnabled ?? false
+        if journal, let stubServer { app?.session.journal.note(stubServer: stubServer) }
         if journal { options.artifactsDirectory = nil }
         let outcome = await StepEngine.run(engineSteps, app: app, pipedApp: pipedApp, stubServer: stubServer, test: test,
                                            name: reportName(test), options: options, journal: journal)

@@ -1,5 +1,7 @@
 import Foundation
 import HarnessCore
+import HarnessFlows
+import Stubs
 
 extension TerminalApp {
     /// Launches the app, runs `body`, and always closes it; keeps what a failure needs to be
@@ -33,16 +35,38 @@ extension TerminalApp {
         _ body: (TerminalApp) async throws -> R
     ) async throws -> R {
         let hooks = RunningTestHooks(filePath: "\(filePath)", function: function)
-        guard let scope = hooks.traceScope else {
+        guard hooks.traceScope != nil else {
             return try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
         }
         // Traced (HARNESS_ARTIFACTS or .harnessTrace): the session's journal records the body's
         // waits and inputs and the steps it runs, and the whole `with` becomes one timeline
         // (RunningTestHooks.finished). Untraced, the journal stays empty.
         return try await SessionJournal.$isRecording.withValue(true) {
-            try await HarnessTrace.$scope.withValue(scope) {
-                try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
+            try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
+        }
+    }
+
+    /// Launches the app, as `HarnessCore`'s `launch` does; in a traced test (`HARNESS_ARTIFACTS`
+    /// or `.harnessTrace`) its session's journal records the test's waits, inputs and steps,
+    /// and closing the app writes the test's timeline (`close(failed: true)` marks it failed).
+    /// Inside `TerminalApp.with`, the `with` writes it instead.
+    public static func launch(
+        _ launch: AppLaunch, filePath: StaticString = #filePath, function: String = #function
+    ) async throws -> TerminalApp {
+        let app = try await launchApp(launch)
+        if SessionJournal.isRecording {
+            app.session.journal.enable()  // a traced `with`: it writes the timeline
+        } else if let folder = HarnessTrace.current {
+            app.session.journal.enable()
+            let name = AppStepRunner.reportName(SnapshotPlace(filePath: "\(filePath)", function: function))
+            let startDate = Date()
+            let file = "\(filePath)"
+            app.onClose { app, failed in
+                SessionTraceReport.write(
+                    name: name, filePath: file, app: app, stubServers: app.session.journal.stubServers.compactMap { $0 as? StubServer },
+                    startDate: startDate, failure: failed ? "the app was closed as failed (close(failed: true))" : nil, folder: folder)
             }
         }
+        return app
     }
 }

@@ -50,6 +50,29 @@ import TestSupport
         #expect((trace.replay?.frames.count ?? 0) >= 2)
     }
 
+    static let launchFolder = BuildProducts.directory.appendingPathComponent("trace-trait-test-launch").path
+
+    /// An app launched (not `with`) in a traced test writes its timeline when it closes.
+    @Test(.harnessTrace(launchFolder)) func aTracedLaunchWritesItsTimelineWhenClosed() async throws {
+        try? FileManager.default.removeItem(atPath: Self.launchFolder)
+        defer { try? FileManager.default.removeItem(atPath: Self.launchFolder) }
+        var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", "echo ready; read line; echo got $line"])
+        launch.defaultTimeout = mustSucceedTimeout
+        let app = try await TerminalApp.launch(launch)
+        let line = #line + 1
+        try await app.waitFor(text: "ready")
+        try await app.run(AppStep(.type("z\r"), expect: .output("got z")))
+        #expect(throws: (any Error).self) { try RunReportWriter.read(folder: Self.launchFolder) }  // nothing before close
+        app.close(failed: true)
+        let report = try RunReportWriter.read(folder: Self.launchFolder)
+        let test = try #require(report.flows.first)
+        #expect(test.path == "HarnessTests.HarnessTraceTraitTests/aTracedLaunchWritesItsTimelineWhenClosed()")
+        #expect(test.status == .failed)
+        let trace = try #require(test.attempts.last?.trace)
+        #expect(trace.steps.map(\.text) == [#"wait for text "ready""#, #"type "z\r""#, #"expect-output "got z""#, "the test failed"])
+        #expect(trace.steps.first?.line == line)
+    }
+
     /// An untraced session records nothing: no entries, no screens kept.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["HARNESS_ARTIFACTS"] == nil, "HARNESS_ARTIFACTS traces every test"))
     func anUntracedSessionKeepsNoJournal() async throws {

@@ -24,6 +24,7 @@ public final class TerminalApp: Sendable {
     public let launchProtocol: LaunchProtocol
     private let listener: BridgeListener?
     private let closed = Mutex(false)
+    private let closeHandlers = Mutex<[@Sendable (TerminalApp, Bool) -> Void]>([])
 
     private init(session: TerminalSession, sandbox: Sandbox, bridge: AppBridge?, listener: BridgeListener?,
                  launchProtocol: LaunchProtocol) {
@@ -39,7 +40,22 @@ public final class TerminalApp: Sendable {
     /// Launches the app and, with the bridge, waits for its host to say ready.
     ///
     /// A launch that fails leaves nothing behind: the process, socket and sandbox are removed.
+    /// (A test that imports `Harness` calls `Harness`'s `launch`, which also traces the app
+    /// when the test is traced.)
+    @_disfavoredOverload
     public static func launch(_ launch: AppLaunch) async throws -> TerminalApp {
+        let app = try await launchApp(launch)
+        if SessionJournal.isRecording { app.session.journal.enable() }
+        return app
+    }
+
+    /// Runs `handler` when the app closes (before it is torn down), with whether it failed.
+    package func onClose(_ handler: @escaping @Sendable (TerminalApp, Bool) -> Void) {
+        closeHandlers.withLock { $0.append(handler) }
+    }
+
+    /// The launch itself.
+    package static func launchApp(_ launch: AppLaunch) async throws -> TerminalApp {
         let sandbox = try launch.makeSandbox()
         do {
             let options = launch.launchOptions(storage: sandbox)
@@ -225,6 +241,7 @@ public final class TerminalApp: Sendable {
     /// `HARNESS_KEEP_SANDBOX=1`; its path is then printed). Idempotent.
     public func close(failed: Bool) {
         guard closed.setOnce() else { return }
+        for handler in closeHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self, failed) }
         session.terminate()
         listener?.close()
         sandbox.close(failed: failed)

@@ -5,9 +5,8 @@ import TerminalEmulator
 /// What a test did with a terminal session, in order, for its trace: each wait (what it waited
 /// for, where it was written, when, how it ended, the screen after it) and each input.
 ///
-/// Every session has one, empty unless the test is traced: waits and inputs are recorded only in
-/// a task where ``isRecording`` is true (a traced `TerminalApp.with` sets it), so an untraced
-/// session pays nothing and keeps no screens. The step engine records its own steps here instead
+/// Every session has one, empty unless its test is traced (``enable()``: an app launched in a
+/// traced test), so an untraced session pays nothing and keeps no screens. The step engine records its own steps here instead
 /// of the waits it makes for them, so a test that mixes steps and direct waits gets one timeline.
 public final class SessionJournal: Sendable {
     /// One thing the test did.
@@ -33,22 +32,39 @@ public final class SessionJournal: Sendable {
     }
 
     private let entries = Mutex<[Entry]>([])
+    /// Whether this session's test is traced, and the stub servers its steps named (kept as
+    /// objects: the core does not know the stub server's type).
+    private let state = Mutex<(enabled: Bool, servers: [any AnyObject & Sendable])>((false, []))
 
     package init() {}
+
+    /// Turns recording on for this session (its test is traced).
+    package func enable() { state.withLock { $0.enabled = true } }
+
+    /// Whether this session's test is traced.
+    package var isEnabled: Bool { state.withLock { $0.enabled } }
+
+    /// Notes a stub server whose requests belong in the trace (once each).
+    package func note(stubServer: any AnyObject & Sendable) {
+        state.withLock { state in
+            if !state.servers.contains(where: { $0 === stubServer }) { state.servers.append(stubServer) }
+        }
+    }
+
+    /// The stub servers noted, in order.
+    package var stubServers: [any AnyObject & Sendable] { state.withLock { $0.servers } }
 
     /// True while the step engine runs a step: the waits and inputs it makes are its own, the
     /// step itself is recorded instead.
     @TaskLocal package static var isMuted = false
 
-    /// True in a traced test's tasks: only then are waits and inputs recorded.
+    /// True in a traced `with`: a session launched in such a task records (``enable()``).
     @TaskLocal package static var isRecording = false
 
-    /// Whether an entry made now would be kept (check before making its screen).
-    package static var records: Bool { isRecording && !isMuted }
-
-    /// Records an entry when ``records``.
+    /// Records an entry when the session is traced and the step engine is not running a step;
+    /// the entry (and its screen) is only made then.
     package func record(_ entry: @autoclosure () -> Entry) {
-        guard Self.records else { return }
+        guard !Self.isMuted, isEnabled else { return }
         let entry = entry()
         entries.withLock { $0.append(entry) }
     }
