@@ -77,8 +77,9 @@ enum AppStepRunner {
         options.artifactsDirectory = HarnessTrace.current
         // On an app of a traced test, the steps join its timeline (the session's journal)
         // instead of leaving a report of their own.
-        let journal = app?.session.journal.isEnabled ?? false
-        if journal, let stubServer { app?.session.journal.note(stubServer: stubServer) }
+        let sessionJournal = app?.session.journal ?? pipedApp?.session.journal
+        let journal = sessionJournal?.isEnabled ?? false
+        if journal, let stubServer { sessionJournal?.note(stubServer: stubServer) }
         if journal { options.artifactsDirectory = nil }
         let outcome = await StepEngine.run(engineSteps, app: app, pipedApp: pipedApp, stubServer: stubServer, test: test,
                                            name: reportName(test), options: options, journal: journal)

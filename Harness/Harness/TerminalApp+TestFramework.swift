@@ -70,3 +70,28 @@ extension TerminalApp {
         return app
     }
 }
+
+extension PipedApp {
+    /// Launches the program with pipes, as `HarnessCore`'s `launch` does; in a traced test
+    /// (`HARNESS_ARTIFACTS` or `.harnessTrace`) its waits and steps are recorded, and closing it
+    /// writes the test's timeline (with, when `close(failed: true)`, what it wrote so far).
+    public static func launch(
+        _ launch: AppLaunch, standardInput: PipedSession.StandardInput = .empty,
+        filePath: StaticString = #filePath, function: String = #function
+    ) throws -> PipedApp {
+        let app = try launchApp(launch, standardInput: standardInput)
+        if let folder = HarnessTrace.current {
+            app.session.journal.enable()
+            let name = AppStepRunner.reportName(SnapshotPlace(filePath: "\(filePath)", function: function))
+            let startDate = Date()
+            let file = "\(filePath)"
+            app.onClose { app, failed in
+                SessionTraceReport.write(
+                    name: name, filePath: file, pipedApp: app,
+                    stubServers: app.session.journal.stubServers.compactMap { $0 as? StubServer }, startDate: startDate,
+                    failure: failed ? "the app was closed as failed (close(failed: true))" : nil, folder: folder)
+            }
+        }
+        return app
+    }
+}

@@ -73,6 +73,32 @@ import TestSupport
         #expect(trace.steps.first?.line == line)
     }
 
+    static let pipesFolder = BuildProducts.directory.appendingPathComponent("trace-trait-test-pipes").path
+
+    /// A program run with pipes in a traced test: its waits and steps, and when it closes as
+    /// failed, what it wrote, kept beside its report.
+    @Test(.harnessTrace(pipesFolder)) func aTracedPipedRunWritesItsTimelineWhenClosed() async throws {
+        try? FileManager.default.removeItem(atPath: Self.pipesFolder)
+        defer { try? FileManager.default.removeItem(atPath: Self.pipesFolder) }
+        var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", "sort; echo oops >&2"])
+        launch.defaultTimeout = mustSucceedTimeout
+        let app = try PipedApp.launch(launch, standardInput: .text("b\na\n"))
+        let line = #line + 1
+        let output = try await app.session.waitForExit()
+        #expect(output.standardOutput == "a\nb\n")
+        try await app.run(AppStep.expect(.standardError(.contains("oops"))))
+        app.close(failed: true)
+        let report = try RunReportWriter.read(folder: Self.pipesFolder)
+        let test = try #require(report.flows.first)
+        #expect(test.path == "HarnessTests.HarnessTraceTraitTests/aTracedPipedRunWritesItsTimelineWhenClosed()")
+        #expect(test.status == .failed)
+        let trace = try #require(test.attempts.last?.trace)
+        #expect(trace.steps.map(\.text) == ["wait for the program to exit", #"stderr contains "oops""#, "the test failed"])
+        #expect(trace.steps.first?.line == line)
+        let stdout = try #require(test.attempts.last?.artifacts?.stdout)
+        #expect(contents(of: URL(fileURLWithPath: Self.pipesFolder + "/" + stdout)) == "a\nb\n")
+    }
+
     /// An untraced session records nothing: no entries, no screens kept.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["HARNESS_ARTIFACTS"] == nil, "HARNESS_ARTIFACTS traces every test"))
     func anUntracedSessionKeepsNoJournal() async throws {

@@ -21,6 +21,7 @@ public final class PipedApp: Sendable {
     /// The app's private storage directory, passed as `--harness-storage` (with `.arguments`).
     public let sandbox: Sandbox
     private let closed = Mutex(false)
+    private let closeHandlers = Mutex<[@Sendable (PipedApp, Bool) -> Void]>([])
 
     private init(session: PipedSession, sandbox: Sandbox) {
         self.session = session
@@ -33,7 +34,20 @@ public final class PipedApp: Sendable {
     ///
     /// A launch that fails leaves nothing behind. The terminal size and `readyTimeout` of
     /// `launch` do not apply; its `defaultTimeout` is the session's.
+    @_disfavoredOverload
     public static func launch(_ launch: AppLaunch, standardInput: PipedSession.StandardInput = .empty) throws -> PipedApp {
+        let app = try launchApp(launch, standardInput: standardInput)
+        if SessionJournal.isRecording { app.session.journal.enable() }
+        return app
+    }
+
+    /// Runs `handler` when the app closes (before it is torn down), with whether it failed.
+    package func onClose(_ handler: @escaping @Sendable (PipedApp, Bool) -> Void) {
+        closeHandlers.withLock { $0.append(handler) }
+    }
+
+    /// The launch itself.
+    package static func launchApp(_ launch: AppLaunch, standardInput: PipedSession.StandardInput) throws -> PipedApp {
         guard launch.launchProtocol != .bridge else {
             throw PipedSessionError.invalidConfiguration(
                 "the bridge needs a terminal run (TerminalApp); a piped app speaks LaunchProtocol.arguments or .none")
@@ -60,6 +74,7 @@ public final class PipedApp: Sendable {
     /// `HARNESS_KEEP_SANDBOX=1`; its path is then printed). Idempotent.
     public func close(failed: Bool) {
         guard closed.setOnce() else { return }
+        for handler in closeHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self, failed) }
         session.terminate()
         sandbox.close(failed: failed)
     }

@@ -232,8 +232,28 @@ public final class PipedSession: Sendable {
     /// when it exited but a process it started still holds its output open. The program is left
     /// running: ``terminate(grace:)`` (or releasing the session) ends it.
     @discardableResult
-    public func waitForExit(timeout: Duration? = nil) async throws -> Output {
-        try await core.wait(timeout: timeout ?? core.defaultTimeout)
+    public func waitForExit(
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> Output {
+        let start = Date()
+        do {
+            let output = try await core.wait(timeout: timeout ?? core.defaultTimeout)
+            journalWait(fileID: fileID, line: line, start: start, problem: nil)
+            return output
+        } catch {
+            journalWait(fileID: fileID, line: line, start: start, problem: "\(error)".split(separator: "\n").first.map(String.init))
+            throw error
+        }
+    }
+
+    /// What the test did with this session (its waits), for its trace; empty unless its test is traced.
+    public var journal: SessionJournal { core.journal }
+
+    private func journalWait(fileID: StaticString, line: UInt, start: Date, problem: String?) {
+        core.journal.record(SessionJournal.Entry(
+            text: "wait for the program to exit", file: "\(fileID)", line: Int(line), start: start, end: Date(),
+            problem: problem, screen: nil))
     }
 
     /// Ends the program's whole process group: SIGTERM, up to `grace` for it to exit, then

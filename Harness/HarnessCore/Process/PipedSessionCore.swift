@@ -9,6 +9,8 @@ import HarnessSystem
 /// The threads hold the core, never the public session, so dropping the session runs its
 /// `deinit`, which terminates the program and releases everything here.
 final class PipedSessionCore: @unchecked Sendable {
+    /// What the test did with the session, for its trace.
+    let journal = SessionJournal()
     // MARK: - Fixed at launch
 
     let pid: Int32

@@ -21,10 +21,10 @@ extension FlowRun {
     /// Records the step in the app's session journal when a Swift test's trace takes it from
     /// there (``journalsSteps``).
     private func journal(_ step: EngineStep, problem: String?) {
-        guard journalsSteps, let session = app?.session else { return }
-        session.journal.recordStep(SessionJournal.Entry(
+        guard journalsSteps, let journal = app?.session.journal ?? pipedApp?.session.journal else { return }
+        journal.recordStep(SessionJournal.Entry(
             text: step.text, file: step.position.file, line: step.position.line, start: stepStart ?? Date(), end: Date(),
-            problem: problem, screen: session.screen))
+            problem: problem, screen: app?.session.screen))
     }
 
     /// The step ended the attempt with `error` (a failure, a skip or a cancellation).
