@@ -95,3 +95,55 @@ extension PipedApp {
         return app
     }
 }
+
+extension TerminalSession {
+    /// Launches the program, as `HarnessCore`'s `launch` does; in a traced test
+    /// (`HARNESS_ARTIFACTS` or `.harnessTrace`) its waits and inputs are recorded, and
+    /// ``terminate(grace:)`` writes the test's timeline.
+    public static func launch(
+        _ configuration: Configuration, filePath: StaticString = #filePath, function: String = #function
+    ) throws -> TerminalSession {
+        let session = try launchSession(configuration)
+        if let folder = HarnessTrace.current, !SessionJournal.isRecording {
+            session.journal.enable()
+            let name = AppStepRunner.reportName(SnapshotPlace(filePath: "\(filePath)", function: function))
+            let startDate = Date()
+            let file = "\(filePath)"
+            session.onTerminate { session in
+                SessionTraceReport.write(name: name, filePath: file, session: session, startDate: startDate, failure: nil,
+                                         folder: folder)
+            }
+        }
+        return session
+    }
+
+    /// Launches the program, runs `body`, and always terminates the program afterwards, as
+    /// `HarnessCore`'s `withSession` does; in a traced test the session's waits and inputs
+    /// become the test's timeline, failed when `body` threw or the test recorded a failure.
+    public static func withSession<Result>(
+        _ configuration: Configuration,
+        filePath: StaticString = #filePath,
+        function: String = #function,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (TerminalSession) async throws -> Result
+    ) async throws -> Result {
+        guard let folder = HarnessTrace.current else {
+            let session = try launchSession(configuration)
+            defer { session.terminate() }
+            return try await body(session)
+        }
+        let session = try launchSession(configuration)
+        session.journal.enable()
+        let startDate = Date()
+        let hooks = RunningTestHooks(filePath: "\(filePath)", function: function)
+        let (outcome, issueRecorded) = await hooks.run(isolation: isolation) { try await body(session) }
+        let failure: String? = switch outcome {
+        case .failure(let error): "\(error)"
+        case .success: issueRecorded ? "the test recorded a failure while the session was open" : nil
+        }
+        SessionTraceReport.write(name: AppStepRunner.reportName(SnapshotPlace(filePath: "\(filePath)", function: function)),
+                                 filePath: "\(filePath)", session: session, startDate: startDate, failure: failure, folder: folder)
+        session.terminate()
+        return try outcome.get()
+    }
+}

@@ -99,6 +99,30 @@ import TestSupport
         #expect(contents(of: URL(fileURLWithPath: Self.pipesFolder + "/" + stdout)) == "a\nb\n")
     }
 
+    static let sessionFolder = BuildProducts.directory.appendingPathComponent("trace-trait-test-session").path
+
+    /// A bare terminal session in a traced test: `withSession` writes its timeline.
+    @Test(.harnessTrace(sessionFolder)) func aTracedSessionWritesItsTimeline() async throws {
+        try? FileManager.default.removeItem(atPath: Self.sessionFolder)
+        defer { try? FileManager.default.removeItem(atPath: Self.sessionFolder) }
+        var configuration = TerminalSession.Configuration(executable: "/bin/sh", arguments: ["-c", "echo ready; read line; echo got $line"])
+        configuration.defaultTimeout = mustSucceedTimeout
+        let line = #line + 2
+        try await TerminalSession.withSession(configuration) { session in
+            try await session.waitForOutput(text: "ready")
+            try session.press(.character("k"), .enter)
+            try await session.waitForOutput(text: "got k")
+        }
+        let report = try RunReportWriter.read(folder: Self.sessionFolder)
+        let test = try #require(report.flows.first)
+        #expect(test.path == "HarnessTests.HarnessTraceTraitTests/aTracedSessionWritesItsTimeline()")
+        #expect(test.status == .passed)
+        let trace = try #require(test.attempts.last?.trace)
+        #expect(trace.steps.map(\.text) == [#"wait for output "ready""#, "press k enter", #"wait for output "got k""#])
+        #expect(trace.steps.first?.line == line)
+        #expect((trace.replay?.frames.count ?? 0) >= 2)
+    }
+
     /// An untraced session records nothing: no entries, no screens kept.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["HARNESS_ARTIFACTS"] == nil, "HARNESS_ARTIFACTS traces every test"))
     func anUntracedSessionKeepsNoJournal() async throws {

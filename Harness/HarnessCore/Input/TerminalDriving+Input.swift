@@ -31,7 +31,7 @@ extension TerminalDriving {
         var bytes: [UInt8] = []
         for key in keys { bytes += try key.encoded(applicationCursorKeys: applicationCursorKeys) }
         try core.send(bytes)
-        journalInput("press " + keys.map { "\($0)" }.joined(separator: " "))
+        journalInput("press " + keys.map(\.name).joined(separator: " "))
     }
 
     /// Pastes text as a terminal does: line breaks become carriage returns, and when the

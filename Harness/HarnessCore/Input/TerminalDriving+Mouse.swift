@@ -116,5 +116,6 @@ extension TerminalDriving {
             }
         }
         try core.send(bytes)
+        journalInput(gesture)
     }
 }

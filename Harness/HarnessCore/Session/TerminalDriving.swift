@@ -43,5 +43,6 @@ extension TerminalDriving {
     /// group) and resizes the screen model.
     public func resize(cols: Int, rows: Int) throws {
         try core.resize(TerminalSize(cols: cols, rows: rows))
+        journalInput("resize \(cols)x\(rows)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TerminalEmulator
 import HarnessSystem
 
@@ -19,6 +20,7 @@ import HarnessSystem
 /// ``TerminalDriving``, which ``TerminalApp`` shares.
 public final class TerminalSession: Sendable {
     let core: SessionCore
+    private let terminateHandlers = Mutex<[@Sendable (TerminalSession) -> Void]>([])
 
     private init(core: SessionCore) {
         self.core = core
@@ -29,6 +31,12 @@ public final class TerminalSession: Sendable {
         core.terminate(grace: .milliseconds(500))
     }
 
+    /// Runs `handler` once, when ``terminate(grace:)`` is first called (before the program is
+    /// ended), so a trace can still read the screen.
+    package func onTerminate(_ handler: @escaping @Sendable (TerminalSession) -> Void) {
+        terminateHandlers.withLock { $0.append(handler) }
+    }
+
     // MARK: - Launching
 
     /// Starts the program under a new pseudo-terminal.
@@ -36,7 +44,13 @@ public final class TerminalSession: Sendable {
     /// Throws `TerminalSessionError.executableNotFound` or `.notExecutable` before anything is
     /// spawned when the binary is missing or cannot be executed, and `.launchFailed` when a
     /// system call fails (including `execve` in the child, reported through a pipe).
+    @_disfavoredOverload
     public static func launch(_ configuration: Configuration) throws -> TerminalSession {
+        try launchSession(configuration)
+    }
+
+    /// The launch itself.
+    package static func launchSession(_ configuration: Configuration) throws -> TerminalSession {
         let size = configuration.size
         guard size.cols >= 1, size.rows >= 1, size.cols <= Int(UInt16.max), size.rows <= Int(UInt16.max) else {
             throw TerminalSessionError.invalidConfiguration("terminal size \(size) is out of range")
@@ -78,12 +92,13 @@ public final class TerminalSession: Sendable {
 
     /// Launches the program, runs `body`, and always terminates the program afterwards, also
     /// when `body` throws.
+    @_disfavoredOverload
     public static func withSession<Result>(
         _ configuration: Configuration,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalSession) async throws -> Result
     ) async throws -> Result {
-        try await withReleasing(try launch(configuration), release: { $0.terminate() }, body)
+        try await withReleasing(try launchSession(configuration), release: { $0.terminate() }, body)
     }
 
     // MARK: - State
@@ -116,6 +131,7 @@ public final class TerminalSession: Sendable {
     /// return the same status. Also runs when the session is released.
     @discardableResult
     public func terminate(grace: Duration = .milliseconds(500)) -> ExitStatus {
-        core.terminate(grace: grace)
+        for handler in terminateHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self) }
+        return core.terminate(grace: grace)
     }
 }

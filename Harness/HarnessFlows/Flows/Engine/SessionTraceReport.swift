@@ -25,6 +25,15 @@ public enum SessionTraceReport {
               stubServers: stubServers, recorder: recorder, failure: failure, artifacts: FlowArtifacts(), folder: folder)
     }
 
+    /// Writes the trace of a bare terminal session (no app: no bridge, no sandbox).
+    public static func write(
+        name: String, filePath: String, session: TerminalSession, startDate: Date, failure: String?, folder: String
+    ) {
+        write(name: name, filePath: filePath, entries: session.journal.all, finalScreen: session.screen,
+              recording: session.recording, messages: [], stubServers: [], recorder: FlowTraceRecorder(startDate: startDate),
+              failure: failure, artifacts: FlowArtifacts(), folder: folder)
+    }
+
     /// Writes the trace of a program run with pipes: its waits, and on failure what it wrote to
     /// each stream so far, kept beside the report (`<name>.stdout.txt`, `.stderr.txt`).
     public static func write(
