@@ -49,14 +49,12 @@ extension TerminalApp {
     /// Launches the app, as `HarnessCore`'s `launch` does; in a traced test (`HARNESS_ARTIFACTS`
     /// or `.harnessTrace`) its session's journal records the test's waits, inputs and steps,
     /// and closing the app writes the test's timeline (`close(failed: true)` marks it failed).
-    /// Inside `TerminalApp.with`, the `with` writes it instead.
+    /// (The app of a `TerminalApp.with` is launched by the `with`, which writes its timeline.)
     public static func launch(
         _ launch: AppLaunch, filePath: StaticString = #filePath, function: String = #function
     ) async throws -> TerminalApp {
         let app = try await launchApp(launch)
-        if SessionJournal.isRecording {
-            app.session.journal.enable()  // a traced `with`: it writes the timeline
-        } else if let folder = HarnessTrace.current {
+        if let folder = HarnessTrace.current {
             app.session.journal.enable()
             let name = AppStepRunner.reportName(SnapshotPlace(filePath: "\(filePath)", function: function))
             let startDate = Date()
@@ -104,7 +102,7 @@ extension TerminalSession {
         _ configuration: Configuration, filePath: StaticString = #filePath, function: String = #function
     ) throws -> TerminalSession {
         let session = try launchSession(configuration)
-        if let folder = HarnessTrace.current, !SessionJournal.isRecording {
+        if let folder = HarnessTrace.current {
             session.journal.enable()
             let name = AppStepRunner.reportName(SnapshotPlace(filePath: "\(filePath)", function: function))
             let startDate = Date()
