@@ -38,13 +38,35 @@ extension Trait where Self == HarnessTraceTrait {
 enum HarnessTrace {
     @TaskLocal static var folder: String?
 
-    /// One traced `with`: where its trace goes, and since when.
-    final class Scope: Sendable {
+    /// One traced app or session of a test: its name in reports, its file, where its timeline
+    /// goes and since when. Nil when the test is not traced.
+    struct Scope: Sendable {
+        let name: String
+        let filePath: String
         let folder: String
         let startDate = Date()
 
-        init(folder: String) {
+        init?(filePath: String, function: String) {
+            guard let folder = HarnessTrace.current else { return nil }
+            self.name = AppStepRunner.reportName(SnapshotPlace(filePath: filePath, function: function))
+            self.filePath = filePath
             self.folder = folder
+        }
+
+        /// What a failed close says in the timeline.
+        static let closedAsFailed = "the app was closed as failed (close(failed: true))"
+
+        func write(_ app: TerminalApp, failure: String?) {
+            SessionTraceReport.write(name: name, filePath: filePath, app: app, startDate: startDate, failure: failure, folder: folder)
+        }
+
+        func write(_ app: PipedApp, failure: String?) {
+            SessionTraceReport.write(name: name, filePath: filePath, pipedApp: app, startDate: startDate, failure: failure, folder: folder)
+        }
+
+        func write(_ session: TerminalSession, failure: String?) {
+            SessionTraceReport.write(name: name, filePath: filePath, session: session, startDate: startDate, failure: failure,
+                                     folder: folder)
         }
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import HarnessCore
 import HarnessFlows
-import Stubs
 import Synchronization
 import Testing
 import XCTest
@@ -33,17 +32,12 @@ struct RunningTestHooks: TestFrameworkHooks {
     init(filePath: String, function: String) {
         self.filePath = filePath
         self.function = function
-        self.traceScope = HarnessTrace.current.map { HarnessTrace.Scope(folder: $0) }
+        self.traceScope = HarnessTrace.Scope(filePath: filePath, function: function)
     }
 
     /// Writes the trace of the whole `with` when the test is traced.
     func finished(_ app: TerminalApp, failure: String?) {
-        guard let traceScope else { return }
-        SessionTraceReport.write(
-            name: AppStepRunner.reportName(SnapshotPlace(filePath: filePath, function: function)), filePath: filePath,
-            app: app, stubServers: app.session.journal.stubServers.compactMap { $0 as? StubServer },
-            startDate: traceScope.startDate, failure: failure,
-            folder: traceScope.folder)
+        traceScope?.write(app, failure: failure)
     }
 
     func run<R>(

@@ -1,7 +1,6 @@
 import Foundation
 import HarnessCore
 import HarnessFlows
-import Stubs
 
 extension TerminalApp {
     /// Launches the app, runs `body`, and always closes it; keeps what a failure needs to be
@@ -54,16 +53,9 @@ extension TerminalApp {
         _ launch: AppLaunch, filePath: StaticString = #filePath, function: String = #function
     ) async throws -> TerminalApp {
         let app = try await launchApp(launch)
-        if let folder = HarnessTrace.current {
+        if let scope = HarnessTrace.Scope(filePath: "\(filePath)", function: function) {
             app.session.journal.enable()
-            let name = AppStepRunner.reportName(SnapshotPlace(filePath: "\(filePath)", function: function))
-            let startDate = Date()
-            let file = "\(filePath)"
-            app.onClose { app, failed in
-                SessionTraceReport.write(
-                    name: name, filePath: file, app: app, stubServers: app.session.journal.stubServers.compactMap { $0 as? StubServer },
-                    startDate: startDate, failure: failed ? "the app was closed as failed (close(failed: true))" : nil, folder: folder)
-            }
+            app.onClose { app, failed in scope.write(app, failure: failed ? HarnessTrace.Scope.closedAsFailed : nil) }
         }
         return app
     }
@@ -78,17 +70,9 @@ extension PipedApp {
         filePath: StaticString = #filePath, function: String = #function
     ) throws -> PipedApp {
         let app = try launchApp(launch, standardInput: standardInput)
-        if let folder = HarnessTrace.current {
+        if let scope = HarnessTrace.Scope(filePath: "\(filePath)", function: function) {
             app.session.journal.enable()
-            let name = AppStepRunner.reportName(SnapshotPlace(filePath: "\(filePath)", function: function))
-            let startDate = Date()
-            let file = "\(filePath)"
-            app.onClose { app, failed in
-                SessionTraceReport.write(
-                    name: name, filePath: file, pipedApp: app,
-                    stubServers: app.session.journal.stubServers.compactMap { $0 as? StubServer }, startDate: startDate,
-                    failure: failed ? "the app was closed as failed (close(failed: true))" : nil, folder: folder)
-            }
+            app.onClose { app, failed in scope.write(app, failure: failed ? HarnessTrace.Scope.closedAsFailed : nil) }
         }
         return app
     }
@@ -102,15 +86,9 @@ extension TerminalSession {
         _ configuration: Configuration, filePath: StaticString = #filePath, function: String = #function
     ) throws -> TerminalSession {
         let session = try launchSession(configuration)
-        if let folder = HarnessTrace.current {
+        if let scope = HarnessTrace.Scope(filePath: "\(filePath)", function: function) {
             session.journal.enable()
-            let name = AppStepRunner.reportName(SnapshotPlace(filePath: "\(filePath)", function: function))
-            let startDate = Date()
-            let file = "\(filePath)"
-            session.onTerminate { session in
-                SessionTraceReport.write(name: name, filePath: file, session: session, startDate: startDate, failure: nil,
-                                         folder: folder)
-            }
+            session.onTerminate { session in scope.write(session, failure: nil) }
         }
         return session
     }
@@ -125,23 +103,19 @@ extension TerminalSession {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalSession) async throws -> Result
     ) async throws -> Result {
-        guard let folder = HarnessTrace.current else {
-            let session = try launchSession(configuration)
-            defer { session.terminate() }
+        let session = try launchSession(configuration)
+        defer { session.terminate() }
+        guard let scope = HarnessTrace.Scope(filePath: "\(filePath)", function: function) else {
             return try await body(session)
         }
-        let session = try launchSession(configuration)
         session.journal.enable()
-        let startDate = Date()
         let hooks = RunningTestHooks(filePath: "\(filePath)", function: function)
         let (outcome, issueRecorded) = await hooks.run(isolation: isolation) { try await body(session) }
         let failure: String? = switch outcome {
         case .failure(let error): "\(error)"
         case .success: issueRecorded ? "the test recorded a failure while the session was open" : nil
         }
-        SessionTraceReport.write(name: AppStepRunner.reportName(SnapshotPlace(filePath: "\(filePath)", function: function)),
-                                 filePath: "\(filePath)", session: session, startDate: startDate, failure: failure, folder: folder)
-        session.terminate()
+        scope.write(session, failure: failure)
         return try outcome.get()
     }
 }

@@ -8,7 +8,8 @@ import TerminalEmulator
 /// the bridge's events and the recording; written as the one-test report ``StepEngine`` writes,
 /// so `harness merge-reports` shows it as it shows a flow.
 public enum SessionTraceReport {
-    /// Writes the trace of `app`'s session since `startDate` to `<folder>/swift-tests/`.
+    /// Writes the trace of `app`'s session since `startDate` to `<folder>/swift-tests/`, with
+    /// the requests of the stub servers its steps named.
     ///
     /// - Parameters:
     ///   - name: the test's name in reports (`Module.Suite/test()`).
@@ -16,13 +17,13 @@ public enum SessionTraceReport {
     ///   - failure: the test's failure, when it failed (a thrown error, or an issue it recorded):
     ///     the failed journal entry is marked, or a last step says it.
     public static func write(
-        name: String, filePath: String, app: TerminalApp, stubServers: [StubServer], startDate: Date,
-        failure: String?, folder: String
+        name: String, filePath: String, app: TerminalApp, startDate: Date, failure: String?, folder: String
     ) {
         let recorder = FlowTraceRecorder(startDate: startDate)
         write(name: name, filePath: filePath, entries: app.session.journal.all, finalScreen: app.session.screen,
               recording: app.session.recording, messages: FlowRun.bridgeMessages(of: app, trace: recorder),
-              stubServers: stubServers, recorder: recorder, failure: failure, artifacts: FlowArtifacts(), folder: folder)
+              stubServers: stubServers(of: app.session.journal), recorder: recorder, failure: failure,
+              artifacts: FlowArtifacts(), folder: folder)
     }
 
     /// Writes the trace of a bare terminal session (no app: no bridge, no sandbox).
@@ -37,8 +38,7 @@ public enum SessionTraceReport {
     /// Writes the trace of a program run with pipes: its waits, and on failure what it wrote to
     /// each stream so far, kept beside the report (`<name>.stdout.txt`, `.stderr.txt`).
     public static func write(
-        name: String, filePath: String, pipedApp: PipedApp, stubServers: [StubServer], startDate: Date,
-        failure: String?, folder: String
+        name: String, filePath: String, pipedApp: PipedApp, startDate: Date, failure: String?, folder: String
     ) {
         var artifacts = FlowArtifacts()
         if failure != nil {
@@ -58,8 +58,14 @@ public enum SessionTraceReport {
             artifacts.stderr = keep(pipedApp.session.standardErrorSoFar, ".stderr.txt")
         }
         write(name: name, filePath: filePath, entries: pipedApp.session.journal.all, finalScreen: nil, recording: nil,
-              messages: [], stubServers: stubServers, recorder: FlowTraceRecorder(startDate: startDate), failure: failure,
+              messages: [], stubServers: stubServers(of: pipedApp.session.journal),
+              recorder: FlowTraceRecorder(startDate: startDate), failure: failure,
               artifacts: artifacts, folder: folder)
+    }
+
+    /// The stub servers the steps on the session named (the journal keeps them as objects).
+    private static func stubServers(of journal: SessionJournal) -> [StubServer] {
+        journal.stubServers.compactMap { $0 as? StubServer }
     }
 
     private static func write(
