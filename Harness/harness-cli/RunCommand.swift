@@ -132,44 +132,16 @@ enum RunCommand: Command {
         }, onFinish: reporter.flowFinished)
 
         var status = FlowRunSummary(results).exitCode
-        if let junit {
-            do {
-                try JUnitWriter.write(JUnitReport(results: results, timestamp: Date()), to: junit)
-            } catch {
-                HarnessCLI.printError("harness run: cannot write \(junit): \(error.localizedDescription)")
-                status = 1
-            }
-        }
         let wallSeconds = (clock.now - started).flowReportSeconds
-        var historyRuns: [FlowHistory.Run]?
-        if let history {
-            do {
-                try history.append(FlowHistory.Run(results: results, date: startDate, shard: shard?.description))
-            } catch {
-                HarnessCLI.printError("harness run: cannot add the run to the history in \(history.directory): \(error.localizedDescription)")
-                status = 1
-            }
-            if artifacts != nil {
-                // The report's history strips; a history it cannot read leaves them out.
-                do {
-                    historyRuns = try history.runs()
-                } catch {
-                    HarnessCLI.printError("harness run: the report shows no history: \(error)")
-                }
-            }
+        let files = RunFiles(command: "harness run", junit: junit, history: history, artifacts: artifacts)
+        let (written, indexPath) = files.write(
+            results, junitReport: JUnitReport(results: results, timestamp: Date()), startDate: startDate,
+            shard: shard?.description
+        ) { _ in
+            RunReport(results: results, traces: traces?.traces ?? [:], startedAt: startDate, wallSeconds: wallSeconds,
+                      shard: shard?.description)
         }
-        var indexPath: String?
-        if let artifacts {
-            var report = RunReport(results: results, traces: traces?.traces ?? [:], startedAt: startDate,
-                                   wallSeconds: wallSeconds, shard: shard?.description)
-            if let historyRuns { report.attachHistory(historyRuns) }
-            do {
-                indexPath = try RunReportWriter.write(report, toFolder: artifacts)
-            } catch {
-                HarnessCLI.printError("harness run: cannot write the report in \(artifacts): \(error.localizedDescription)")
-                status = 1
-            }
-        }
+        if !written { status = 1 }
         if let indexPath { HarnessCLI.printLine("Artifacts: \(indexPath)") }
         reporter.runFinished(results)
         return status

@@ -131,42 +131,18 @@ enum SwiftTestCommand: Command {
         for result in results { reporter.flowFinished(result) }
 
         var status = FlowRunSummary(results).exitCode
-        if let junit {
-            do {
-                try JUnitWriter.write(JUnitReport(results: results, suiteName: "swift-test", timestamp: startDate), to: junit)
-            } catch {
-                HarnessCLI.printError("harness swift-test: cannot write \(junit): \(error.localizedDescription)")
-                status = 1
-            }
+        let wallSeconds = (clock.now - started).flowReportSeconds
+        let files = RunFiles(command: "harness swift-test", junit: junit, history: history, artifacts: artifacts)
+        let (written, page) = files.write(
+            results, junitReport: JUnitReport(results: results, suiteName: "swift-test", timestamp: startDate),
+            startDate: startDate, shard: shard?.description
+        ) { artifacts in
+            // With the traces the tests left there (HARNESS_ARTIFACTS): timelines, screens, replay.
+            try RunReport(results: results, title: "Swift tests", startedAt: startDate, wallSeconds: wallSeconds,
+                          shard: shard?.description).attachingSwiftTraces(from: artifacts)
         }
-        var historyRuns: [FlowHistory.Run]?
-        if let history {
-            do {
-                try history.append(FlowHistory.Run(results: results, date: startDate, shard: shard?.description))
-                if artifacts != nil { historyRuns = try history.runs() }
-            } catch {
-                HarnessCLI.printError("harness swift-test: history \(history.directory): \(error)")
-                status = 1
-            }
-        }
-        if let artifacts {
-            var report = RunReport(results: results, title: "Swift tests", startedAt: startDate,
-                                   wallSeconds: (clock.now - started).flowReportSeconds, shard: shard?.description)
-            if let historyRuns { report.attachHistory(historyRuns) }
-            do {
-                // The traces the tests' steps left there (HARNESS_ARTIFACTS): timelines, screens, replay.
-                report = try report.attachingSwiftTraces(from: artifacts)
-            } catch {
-                HarnessCLI.printError("harness swift-test: \(error)")
-                status = 1
-            }
-            do {
-                HarnessCLI.printLine("Artifacts: \(try RunReportWriter.write(report, toFolder: artifacts))")
-            } catch {
-                HarnessCLI.printError("harness swift-test: cannot write the report in \(artifacts): \(error.localizedDescription)")
-                status = 1
-            }
-        }
+        if !written { status = 1 }
+        if let page { HarnessCLI.printLine("Artifacts: \(page)") }
         reporter.runFinished(results)
         return status
     }
