@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #endif
 
@@ -521,3 +522,47 @@ int harness_pidfd_open(pid_t pid) {
     return -1;
 #endif
 }
+
+// --- the event loop's poller ---------------------------------------------------
+
+#if defined(__linux__)
+int harness_poller_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int harness_poller_control(int poller, int operation, int fd, unsigned interest, unsigned long long token) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    if (interest & HARNESS_POLLER_READABLE) event.events |= EPOLLIN | EPOLLRDHUP;
+    if (interest & HARNESS_POLLER_WRITABLE) event.events |= EPOLLOUT;
+    event.data.u64 = token;
+    int op = operation == 0 ? EPOLL_CTL_ADD : operation == 1 ? EPOLL_CTL_MOD : EPOLL_CTL_DEL;
+    return epoll_ctl(poller, op, fd, &event);
+}
+
+int harness_poller_wait(int poller, unsigned long long *tokens, unsigned *events, int capacity, int timeout_ms) {
+    struct epoll_event ready[64];
+    if (capacity > 64) capacity = 64;
+    int count = epoll_wait(poller, ready, capacity, timeout_ms);
+    for (int index = 0; index < count; index++) {
+        unsigned mask = 0;
+        if (ready[index].events & (EPOLLIN | EPOLLRDHUP | EPOLLPRI)) mask |= HARNESS_POLLER_READABLE;
+        if (ready[index].events & EPOLLOUT) mask |= HARNESS_POLLER_WRITABLE;
+        if (ready[index].events & EPOLLHUP) mask |= HARNESS_POLLER_HANGUP;
+        if (ready[index].events & EPOLLERR) mask |= HARNESS_POLLER_ERROR;
+        tokens[index] = ready[index].data.u64;
+        events[index] = mask;
+    }
+    return count;
+}
+#else
+int harness_poller_create(void) { errno = ENOSYS; return -1; }
+int harness_poller_control(int poller, int operation, int fd, unsigned interest, unsigned long long token) {
+    (void)poller; (void)operation; (void)fd; (void)interest; (void)token;
+    errno = ENOSYS;
+    return -1;
+}
+int harness_poller_wait(int poller, unsigned long long *tokens, unsigned *events, int capacity, int timeout_ms) {
+    (void)poller; (void)tokens; (void)events; (void)capacity; (void)timeout_ms;
+    errno = ENOSYS;
+    return -1;
+}
+#endif

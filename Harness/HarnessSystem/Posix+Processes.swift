@@ -170,6 +170,19 @@ extension Posix {
         return decodeWaitStatus(status)
     }
 
+    /// Reaps `pid` if it has exited (`waitpid` with WNOHANG); nil while it runs. A child reaped
+    /// by someone else (ECHILD) reads as `.exited(-1)`: its status is lost.
+    package static func reapIfExited(_ pid: Int32) -> WaitStatus? {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { return decodeWaitStatus(status) }
+            if result == 0 { return nil }
+            if errno == EINTR { continue }
+            return .exited(-1)
+        }
+    }
+
     /// Decodes a raw `waitpid` status.
     package static func decodeWaitStatus(_ status: Int32) -> WaitStatus {
         let signal = status & 0x7f

@@ -108,6 +108,28 @@ int harness_install_signal_pipe(const int *signals, int count);
 /// the process exits. Returns -1 with errno set (ENOSYS where unavailable).
 int harness_pidfd_open(pid_t pid);
 
+/// Readiness bits of the event loop's poller (`harness_poller_*`).
+enum {
+    HARNESS_POLLER_READABLE = 1,
+    HARNESS_POLLER_WRITABLE = 2,
+    HARNESS_POLLER_HANGUP = 4,
+    HARNESS_POLLER_ERROR = 8,
+};
+
+/// `epoll_create1(EPOLL_CLOEXEC)` on Linux; -1 with errno ENOSYS elsewhere (the event loop then
+/// polls with `poll(2)`).
+int harness_poller_create(void);
+
+/// Adds (`operation` 0), changes (1) or removes (2) the interest of `poller` in `fd`: a mask
+/// of HARNESS_POLLER_READABLE and HARNESS_POLLER_WRITABLE, level-triggered; `token` comes back
+/// with each event. Returns 0, or -1 with errno set.
+int harness_poller_control(int poller, int operation, int fd, unsigned interest, unsigned long long token);
+
+/// Waits up to `timeout_ms` (-1: no limit) for events, and writes at most `capacity` of them as
+/// a token and a mask of HARNESS_POLLER_* bits each. Returns their count (0 on timeout), or -1
+/// with errno set (EINTR included: the caller recomputes its timeout).
+int harness_poller_wait(int poller, unsigned long long *tokens, unsigned *events, int capacity, int timeout_ms);
+
 #ifdef __cplusplus
 }
 #endif

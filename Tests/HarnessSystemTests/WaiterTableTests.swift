@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-@testable import HarnessCore
+@testable import HarnessSystem
 
 /// The one waiter table behind every wait (terminal sessions, piped sessions, the bridge):
 /// each waiter is resumed exactly once whatever comes first, timeouts name what was awaited,
@@ -27,13 +27,13 @@ import Testing
 
     struct Ended: Error {}
 
-    /// A table with a hand-moved clock and no Dispatch timer, and a way to register in it.
+    /// A table with a hand-moved clock and no event-loop timer, and a way to register in it.
     struct Fixture {
         let clock = TestClock()
         let table: WaiterTable<String, String>
         let resumptions = Resumptions()
 
-        init(didRemove: ((String) -> Void)? = nil) {
+        init(didRemove: (@Sendable (String) -> Void)? = nil) {
             let clock = self.clock
             table = WaiterTable(now: { clock.now() }, armsTimer: false, didRemove: didRemove)
         }
@@ -86,7 +86,7 @@ import Testing
         #expect(results.count == 1, "resumed \(results.count) times for \(ordering)")
         switch (ordering[0], results.first) {
         case (.success, .success(let value)?): #expect(value == "done")
-        case (.timeout, .failure(let error as WaitTimedOut)?): #expect(error.waitingFor == "the reply")
+        case (.timeout, .failure(let error as WaitTimeout)?): #expect(error.awaited == "the reply")
         case (.cancellation, .failure(is CancellationError)?): break
         case (.end, .failure(is Ended)?): break
         default: Issue.record("\(ordering[0]) came first, but the waiter got \(String(describing: results.first))")
@@ -121,11 +121,11 @@ import Testing
         let never = fixture.insert("exit", timeout: nil)
         fixture.clock.advance(by: .seconds(2))
         fixture.table.expireDueWaiters()
-        guard case .failure(let error as WaitTimedOut)? = fixture.resumptions.of(soon).first else {
+        guard case .failure(let error as WaitTimeout)? = fixture.resumptions.of(soon).first else {
             Issue.record("the due waiter did not time out: \(fixture.resumptions.of(soon))")
             return
         }
-        #expect(error.waitingFor == "the prompt")
+        #expect(error.awaited == "the prompt")
         #expect(error.timeout == .seconds(1))
         #expect("\(error)" == "timed out after 1.0 seconds waiting for the prompt")
         #expect(fixture.resumptions.of(later).isEmpty)
@@ -159,7 +159,7 @@ import Testing
             }
         }
         for await _ in inserted { break }
-        await #expect(throws: WaitTimedOut.self) {
+        await #expect(throws: WaitTimeout.self) {
             try await table.wait(description: "the hasty one", timeout: .zero) { table.insert($0, "hasty") }
         }
         #expect(table.conditions().map(\.condition) == ["patient"])

@@ -1,13 +1,12 @@
-import Dispatch
-import Foundation
-import HarnessSystem
+// The pending waits of every owner of the package: sessions, piped sessions, the bridge
+// client and the stub server keep theirs in one of these.
 
 /// The pending waits of one owner (a terminal session, a piped session, a bridge): each is a
 /// condition and a continuation, resumed exactly once, by whichever comes first of its
 /// success, its timeout, the task's cancellation or the owner's end.
 ///
 /// The table owns what every owner used to write again: the ids, registration with a deadline,
-/// cancellation (also before registration), the one Dispatch timer armed for the earliest
+/// cancellation (also before registration), the one event-loop timer armed for the earliest
 /// deadline, and removal, which is what makes each resumption happen once: a waiter is resumed
 /// only by whoever removed it from the table, and it can be removed only once.
 ///
@@ -23,103 +22,116 @@ import HarnessSystem
 ///     }
 /// }
 /// ```
-final class WaiterTable<Condition, Value: Sendable>: @unchecked Sendable {
+package final class WaiterTable<Condition, Value: Sendable>: Sendable {
     /// Resumes a suspended wait; wraps its continuation (or, in tests, a closure).
-    struct Completion: Sendable {
+    package struct Completion: Sendable {
         private let body: @Sendable (Result<Value, any Error>) -> Void
 
-        init(_ body: @escaping @Sendable (Result<Value, any Error>) -> Void) { self.body = body }
+        package init(_ body: @escaping @Sendable (Result<Value, any Error>) -> Void) { self.body = body }
 
-        init(_ continuation: CheckedContinuation<Value, any Error>) {
+        package init(_ continuation: CheckedContinuation<Value, any Error>) {
             body = { continuation.resume(with: $0) }
         }
 
-        func resume(with result: Result<Value, any Error>) { body(result) }
+        package func resume(with result: Result<Value, any Error>) { body(result) }
     }
 
     /// A wait that has an id and a continuation but is not in the table yet: the owner either
     /// resumes it at once (its outcome is already there) or inserts it with its condition.
-    struct Registration: Sendable {
-        let id: UInt64
+    package struct Registration: Sendable {
+        package let id: UInt64
         /// What the wait waits for, for error messages ("text \"Ready\"").
-        let description: String
+        package let description: String
         /// nil: no time limit.
-        let timeout: Duration?
+        package let timeout: Duration?
         fileprivate let completion: Completion
 
         /// Resumes a wait that was not inserted (its outcome was already there).
-        func resume(with result: Result<Value, any Error>) { completion.resume(with: result) }
-        func resume(returning value: Value) { completion.resume(with: .success(value)) }
-        func resume(throwing error: any Error) { completion.resume(with: .failure(error)) }
+        package func resume(with result: Result<Value, any Error>) { completion.resume(with: result) }
+        package func resume(returning value: Value) { completion.resume(with: .success(value)) }
+        package func resume(throwing error: any Error) { completion.resume(with: .failure(error)) }
     }
 
     /// A registered wait. Only the code that removed it from the table resumes it.
-    struct Waiter {
-        let id: UInt64
-        let description: String
-        let condition: Condition
+    package struct Waiter {
+        package let id: UInt64
+        package let description: String
+        package let condition: Condition
         /// nil: no time limit.
-        let timeout: Duration?
+        package let timeout: Duration?
         /// `MonotonicClock` nanoseconds at which it times out (nil: never).
-        let deadline: UInt64?
+        package let deadline: UInt64?
         fileprivate let completion: Completion
 
-        func resume(with result: Result<Value, any Error>) { completion.resume(with: result) }
-        func resume(returning value: Value) { completion.resume(with: .success(value)) }
-        func resume(throwing error: any Error) { completion.resume(with: .failure(error)) }
+        package func resume(with result: Result<Value, any Error>) { completion.resume(with: result) }
+        package func resume(returning value: Value) { completion.resume(with: .success(value)) }
+        package func resume(throwing error: any Error) { completion.resume(with: .failure(error)) }
     }
 
     /// What an id allocated by `wait` is doing before it is inserted.
     private enum Pending { case allocated, cancelled }
 
-    private let lock = NSLock()
+    private struct State {
+        var waiters: [UInt64: Waiter] = [:]
+        var nextID: UInt64 = 1
+        /// Ids handed out by `wait` and not inserted yet; `.cancelled` once their task was cancelled.
+        var pending: [UInt64: Pending] = [:]
+        var timer: EventLoop.Timer?
+        var armedDeadline: UInt64?
+        var isClosed = false
+        var timeoutError: @Sendable (Waiter) -> any Error = {
+            WaitTimeout(awaited: $0.description, timeout: $0.timeout)
+        }
+    }
+
+    private let state = Locked(State())
     private let now: @Sendable () -> UInt64
-    private let armsTimer: Bool
-    private let didRemove: ((Condition) -> Void)?
-    private var waiters: [UInt64: Waiter] = [:]
-    private var nextID: UInt64 = 1
-    /// Ids handed out by `wait` and not inserted yet; `.cancelled` once their task was cancelled.
-    private var pending: [UInt64: Pending] = [:]
-    private var timer: DispatchSourceTimer?
-    private var armedDeadline: UInt64?
-    private var isClosed = false
+    private let loop: EventLoop?
+    private let didRemove: (@Sendable (Condition) -> Void)?
 
     /// Builds the error a timed-out waiter is resumed with; called without the table's lock
     /// (it may take the owner's). Set once by the owner before the first wait (see
-    /// ``describeTimeouts(with:_:)``); by default a ``WaitTimedOut`` naming the waiter's
+    /// ``describeTimeouts(with:_:)``); by default a ``WaitTimeout`` naming the waiter's
     /// description.
-    var timeoutError: @Sendable (Waiter) -> any Error = { WaitTimedOut(waitingFor: $0.description, timeout: $0.timeout) }
+    package var timeoutError: @Sendable (Waiter) -> any Error {
+        get { state.withLock { $0.timeoutError } }
+        set { state.withLock { $0.timeoutError = newValue } }
+    }
 
     /// Lets `owner` say what a timed-out waiter is told, without the table keeping it alive
-    /// (a wait outliving its owner gets the default ``WaitTimedOut``). Call it from the
+    /// (a wait outliving its owner gets the default ``WaitTimeout``). Call it from the
     /// owner's `init`, before the first wait.
-    func describeTimeouts<Owner: AnyObject & Sendable>(
+    package func describeTimeouts<Owner: AnyObject & Sendable>(
         with owner: Owner, _ makeError: @escaping @Sendable (Owner, Waiter) -> any Error
     ) {
         timeoutError = { [weak owner] waiter in
-            guard let owner else { return WaitTimedOut(waitingFor: waiter.description, timeout: waiter.timeout) }
+            guard let owner else { return WaitTimeout(awaited: waiter.description, timeout: waiter.timeout) }
             return makeError(owner, waiter)
         }
     }
 
     /// - Parameters:
-    ///   - now: the clock deadlines are read from (`MonotonicClock`, the clock Dispatch timers
-    ///     use); tests pass their own with `armsTimer: false` and call ``expireDueWaiters()``.
-    ///   - armsTimer: whether a Dispatch timer fires the timeouts (tests fire them by hand).
+    ///   - now: the clock deadlines are read from (`MonotonicClock`, the clock of the event
+    ///     loop's timers); tests pass their own with `armsTimer: false` and call
+    ///     ``expireDueWaiters()``.
+    ///   - armsTimer: whether a timer of the event loop fires the timeouts (tests fire them by
+    ///     hand).
     ///   - didRemove: called, under the table's lock, with the condition of every waiter that
     ///     leaves the table, however it leaves, and of one refused because its task was
     ///     cancelled (to release what the condition holds, a timer).
-    init(
+    package init(
         now: @escaping @Sendable () -> UInt64 = { MonotonicClock.nanoseconds() },
         armsTimer: Bool = true,
-        didRemove: ((Condition) -> Void)? = nil
+        didRemove: (@Sendable (Condition) -> Void)? = nil
     ) {
         self.now = now
-        self.armsTimer = armsTimer
+        self.loop = armsTimer ? .shared : nil
         self.didRemove = didRemove
     }
 
-    deinit { timer?.cancel() }
+    deinit {
+        if let timer = state.withLock({ $0.timer }) { loop?.cancel(timer) }
+    }
 
     // MARK: - Registering
 
@@ -130,7 +142,7 @@ final class WaiterTable<Condition, Value: Sendable>: @unchecked Sendable {
     /// already there is returned all the same: such a wait never suspends). `afterInserting`
     /// runs (outside every lock) only when the waiter was inserted, with its id (to send the
     /// call a reply will answer).
-    func wait(
+    package func wait(
         description: String,
         timeout: Duration?,
         admit: (Registration) -> Void,
@@ -151,46 +163,46 @@ final class WaiterTable<Condition, Value: Sendable>: @unchecked Sendable {
 
     /// A registration for a wait resumed through `completion` (``wait`` makes one for its
     /// continuation; tests make their own to drive the table step by step).
-    func register(description: String, timeout: Duration?, completion: Completion) -> Registration {
+    package func register(description: String, timeout: Duration?, completion: Completion) -> Registration {
         Registration(id: allocateID(), description: description, timeout: timeout, completion: completion)
     }
 
     private func allocateID() -> UInt64 {
-        lock.withLock {
-            defer { nextID += 1 }
-            pending[nextID] = .allocated
-            return nextID
+        state.withLock { state in
+            defer { state.nextID += 1 }
+            state.pending[state.nextID] = .allocated
+            return state.nextID
         }
     }
 
     /// Forgets the id of a registration that `admit` dealt with; returns whether it was
     /// inserted (a registration resumed at once, or cancelled, was not).
     private func settle(_ id: UInt64) -> Bool {
-        lock.withLock { pending.removeValue(forKey: id) == nil }
+        state.withLock { $0.pending.removeValue(forKey: id) == nil }
     }
 
     /// Puts a registration in the table with its condition and arms the timer for its
     /// deadline. If its task was cancelled meanwhile it is resumed with `CancellationError`
     /// instead (and false returned).
     @discardableResult
-    func insert(_ registration: Registration, _ condition: Condition) -> Bool {
+    package func insert(_ registration: Registration, _ condition: Condition) -> Bool {
         let id = registration.id
-        let inserted = lock.withLock { () -> Bool in
+        let inserted = state.withLock { state -> Bool in
             // A cancelled id stays pending (as cancelled) until `wait` settles it.
-            if pending[id] == .cancelled {
+            if state.pending[id] == .cancelled {
                 didRemove?(condition)
                 return false
             }
-            pending[id] = nil
+            state.pending[id] = nil
             var deadline: UInt64?
             if let timeout = registration.timeout {
                 let (sum, overflow) = now().addingReportingOverflow(timeout.clampedNanoseconds)
                 deadline = overflow ? UInt64.max / 2 : sum
             }
-            waiters[id] = Waiter(
+            state.waiters[id] = Waiter(
                 id: id, description: registration.description, condition: condition,
                 timeout: registration.timeout, deadline: deadline, completion: registration.completion)
-            if let deadline { armLocked(for: deadline) }
+            if let deadline { arm(&state, for: deadline) }
             return true
         }
         if !inserted { registration.resume(throwing: CancellationError()) }
@@ -199,10 +211,10 @@ final class WaiterTable<Condition, Value: Sendable>: @unchecked Sendable {
 
     /// The task waiting for `id` was cancelled: resumes the waiter with `CancellationError` if
     /// it is in the table, or marks it so that it is when it registers.
-    func cancel(_ id: UInt64) {
-        let waiter = lock.withLock { () -> Waiter? in
-            if let waiter = removeLocked(id) { return waiter }
-            if pending[id] != nil { pending[id] = .cancelled }
+    package func cancel(_ id: UInt64) {
+        let waiter = state.withLock { state -> Waiter? in
+            if let waiter = remove(&state, id) { return waiter }
+            if state.pending[id] != nil { state.pending[id] = .cancelled }
             return nil
         }
         waiter?.resume(throwing: CancellationError())
@@ -211,64 +223,64 @@ final class WaiterTable<Condition, Value: Sendable>: @unchecked Sendable {
     // MARK: - Reading and removing
 
     /// The condition of the waiter `id`, if it is still waiting.
-    func condition(of id: UInt64) -> Condition? { lock.withLock { waiters[id]?.condition } }
+    package func condition(of id: UInt64) -> Condition? { state.withLock { $0.waiters[id]?.condition } }
 
     /// Whether any waiter's condition satisfies `predicate`.
-    func contains(where predicate: (Condition) -> Bool) -> Bool {
-        lock.withLock { waiters.values.contains { predicate($0.condition) } }
+    package func contains(where predicate: (Condition) -> Bool) -> Bool {
+        state.withLock { $0.waiters.values.contains { predicate($0.condition) } }
     }
 
     /// The waiting conditions with their ids, in registration order.
-    func conditions() -> [(id: UInt64, condition: Condition)] {
-        lock.withLock {
-            switch waiters.count {
+    package func conditions() -> [(id: UInt64, condition: Condition)] {
+        state.withLock { state in
+            switch state.waiters.count {
             case 0: []
-            case 1: waiters.values.map { ($0.id, $0.condition) }
-            default: waiters.values.sorted { $0.id < $1.id }.map { ($0.id, $0.condition) }
+            case 1: state.waiters.values.map { ($0.id, $0.condition) }
+            default: state.waiters.values.sorted { $0.id < $1.id }.map { ($0.id, $0.condition) }
             }
         }
     }
 
     /// Removes the waiter `id` for its caller to resume; nil when it already left (resolved,
     /// timed out, cancelled or ended).
-    func remove(_ id: UInt64) -> Waiter? { lock.withLock { removeLocked(id) } }
+    package func remove(_ id: UInt64) -> Waiter? { state.withLock { remove(&$0, id) } }
 
     /// Removes the waiter `id` if it satisfies `predicate` (a reply for a call, not for
     /// another kind of wait that happens to have that id).
-    func remove(_ id: UInt64, where predicate: (Waiter) -> Bool) -> Waiter? {
-        lock.withLock {
-            guard let waiter = waiters[id], predicate(waiter) else { return nil }
-            return removeLocked(id)
+    package func remove(_ id: UInt64, where predicate: (Waiter) -> Bool) -> Waiter? {
+        state.withLock { state in
+            guard let waiter = state.waiters[id], predicate(waiter) else { return nil }
+            return remove(&state, id)
         }
     }
 
     /// Removes every waiter (the owner ended) for the caller to resume, in registration order.
-    func removeAll() -> [Waiter] { removeAll { _ in true } }
+    package func removeAll() -> [Waiter] { removeAll { _ in true } }
 
     /// Removes the waiters whose condition satisfies `predicate`, in registration order.
-    func removeAll(where predicate: (Waiter) -> Bool) -> [Waiter] {
+    package func removeAll(where predicate: (Waiter) -> Bool) -> [Waiter] {
         removeSatisfied { predicate($0) ? () : nil }.map(\.waiter)
     }
 
     /// Visits the waiters in registration order and removes each for which `match` returns an
     /// outcome, returning it with its outcome. `match` runs under the table's lock, one waiter
     /// after the other, so it may advance the owner's state (a stream cursor) as it goes.
-    func removeSatisfied<Outcome>(_ match: (Waiter) -> Outcome?) -> [(waiter: Waiter, outcome: Outcome)] {
-        lock.withLock {
+    package func removeSatisfied<Outcome>(_ match: (Waiter) -> Outcome?) -> [(waiter: Waiter, outcome: Outcome)] {
+        state.withLock { state in
             var satisfied: [(waiter: Waiter, outcome: Outcome)] = []
-            for id in waiters.keys.sorted() {
-                guard let outcome = match(waiters[id]!) else { continue }
-                satisfied.append((removeLocked(id)!, outcome))
+            for id in state.waiters.keys.sorted() {
+                guard let outcome = match(state.waiters[id]!) else { continue }
+                satisfied.append((remove(&state, id)!, outcome))
             }
             return satisfied
         }
     }
 
     /// How many waiters are registered.
-    var count: Int { lock.withLock { waiters.count } }
+    package var count: Int { state.withLock { $0.waiters.count } }
 
-    private func removeLocked(_ id: UInt64) -> Waiter? {
-        guard let waiter = waiters.removeValue(forKey: id) else { return nil }
+    private func remove(_ state: inout State, _ id: UInt64) -> Waiter? {
+        guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
         didRemove?(waiter.condition)
         return waiter
     }
@@ -277,65 +289,47 @@ final class WaiterTable<Condition, Value: Sendable>: @unchecked Sendable {
 
     /// Fails, with ``timeoutError``, every waiter whose deadline has passed, and re-arms the
     /// timer for the next. The timer calls it; tests with their own clock call it themselves.
-    func expireDueWaiters() {
-        let expired = lock.withLock { () -> [Waiter] in
-            armedDeadline = nil
+    package func expireDueWaiters() {
+        let (expired, makeError) = state.withLock { state -> ([Waiter], @Sendable (Waiter) -> any Error) in
+            state.armedDeadline = nil
+            state.timer = nil
             let current = now()
             var expired: [Waiter] = []
             var next: UInt64?
-            for id in waiters.keys.sorted() {
-                guard let deadline = waiters[id]!.deadline else { continue }
+            for id in state.waiters.keys.sorted() {
+                guard let deadline = state.waiters[id]!.deadline else { continue }
                 if deadline <= current {
-                    expired.append(removeLocked(id)!)
+                    expired.append(remove(&state, id)!)
                 } else {
                     next = min(next ?? .max, deadline)
                 }
             }
-            if let next { armLocked(for: next) }
-            return expired
+            if let next { arm(&state, for: next) }
+            return (expired, state.timeoutError)
         }
-        for waiter in expired { waiter.resume(throwing: timeoutError(waiter)) }
+        for waiter in expired { waiter.resume(throwing: makeError(waiter)) }
     }
 
     /// One timer serves every deadline. It is armed for the earliest and only re-armed when a
     /// new waiter ends sooner, so registering costs no timer call in the common case (equal
     /// timeouts, increasing start times); when it fires it fails the expired waiters and
     /// re-arms for the next.
-    private func armLocked(for deadline: UInt64) {
-        guard armsTimer, !isClosed else { return }
-        if let armedDeadline, armedDeadline <= deadline { return }
-        armedDeadline = deadline
-        let when = DispatchTime(uptimeNanoseconds: deadline)
-        if let timer {
-            timer.schedule(deadline: when, leeway: .milliseconds(1))
-        } else {
-            let timer = DispatchSource.makeTimerSource(queue: .global())
-            timer.setEventHandler { [weak self] in self?.expireDueWaiters() }
-            timer.schedule(deadline: when, leeway: .milliseconds(1))
-            timer.resume()
-            self.timer = timer
-        }
+    private func arm(_ state: inout State, for deadline: UInt64) {
+        guard let loop, !state.isClosed else { return }
+        if let armed = state.armedDeadline, armed <= deadline { return }
+        state.armedDeadline = deadline
+        if let timer = state.timer { loop.cancel(timer) }
+        state.timer = loop.schedule(at: deadline) { [weak self] in self?.expireDueWaiters() }
     }
 
     /// Stops the timer for good (the owner was torn down; its waiters were ended).
-    func close() {
-        lock.withLock {
-            isClosed = true
-            timer?.cancel()
-            timer = nil
-            armedDeadline = nil
+    package func close() {
+        let timer = state.withLock { state -> EventLoop.Timer? in
+            state.isClosed = true
+            state.armedDeadline = nil
+            defer { state.timer = nil }
+            return state.timer
         }
-    }
-}
-
-/// The error a ``WaiterTable`` resumes a timed-out waiter with when its owner did not say
-/// otherwise.
-struct WaitTimedOut: Error, CustomStringConvertible {
-    /// What the wait waited for.
-    let waitingFor: String
-    let timeout: Duration?
-
-    var description: String {
-        "timed out" + (timeout.map { " after \($0)" } ?? "") + " waiting for \(waitingFor)"
+        if let timer { loop?.cancel(timer) }
     }
 }

@@ -1,0 +1,50 @@
+// The one thread of the package that may block in a system call: fork and exec (the parent
+// waits until the child has executed), so that neither the event loop nor Swift's cooperative
+// pool (one thread per core, shared by every test running in parallel) ever waits on them.
+
+import Foundation
+
+/// A thread running blocking jobs one after the other, in the order they were submitted.
+///
+/// ```swift
+/// let pid = try await BlockingWorker.shared.run { try Posix.spawnWithPipes(...) }
+/// ```
+package final class BlockingWorker: Sendable {
+    /// The worker of this process, started on first use.
+    package static let shared = BlockingWorker(name: "harness.blocking-worker")
+
+    private let jobs = Locked<[@Sendable () -> Void]>([])
+
+    package init(name: String) {
+        let thread = Thread { [jobs] in
+            while true {
+                var next: [@Sendable () -> Void] = []
+                jobs.wait(until: { !$0.isEmpty })
+                jobs.withLock { swap(&next, &$0) }
+                for job in next { job() }
+            }
+        }
+        thread.name = name
+        thread.stackSize = 512 << 10
+        thread.start()
+    }
+
+    /// Queues `job`; it runs on the worker after the jobs queued before it.
+    package func submit(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLockNotifying { $0.append(job) }
+    }
+
+    /// Runs `body` on the worker and returns its result (or error) to the awaiting task.
+    package func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            submit { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// ``run(_:)`` for work that cannot fail.
+    package func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            submit { continuation.resume(returning: body()) }
+        }
+    }
+}

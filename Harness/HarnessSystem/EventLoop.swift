@@ -1,0 +1,210 @@
+// The one event loop of a process: one thread that owns every descriptor the harness watches
+// (pty masters, pipes, sockets of the bridge and the stub servers, pidfds of children) and
+// every deadline (one timer heap). Sessions, bridges and servers register what they watch and
+// get called on the loop; nothing else in the package starts a thread per session, per
+// connection or per launch (blocking calls go to the one `BlockingWorker`).
+//
+// epoll on Linux (level-triggered), poll(2) elsewhere: see `EventLoop+Poller.swift`. Timers are
+// in `EventLoop+Timers.swift`, child exits in `EventLoop+Processes.swift`.
+
+import Foundation
+
+/// One thread waiting for descriptors to become ready and for deadlines to pass, running the
+/// handlers registered for them, and the jobs other threads hand it.
+///
+/// State owned by the loop (what the handlers of one owner share) is touched only on the loop:
+/// such code calls ``preconditionInLoop()`` (swift-nio's `preconditionInEventLoop`). Every
+/// method here may be called from any thread; registrations made on the loop take effect
+/// before its next wait, others as soon as the loop picks them up, in the order they were made.
+///
+/// ```swift
+/// let loop = EventLoop.shared
+/// let watch = loop.watch(fd, for: .readable) { events in readAvailable() }
+/// let timer = loop.schedule(after: .seconds(1)) { giveUp() }
+/// loop.cancel(timer)
+/// loop.unwatch(watch, closing: true)   // removed from the poller, then closed, on the loop
+/// ```
+package final class EventLoop: Sendable {
+    /// The loop of this process, started on first use.
+    package static let shared = EventLoop(name: "harness.event-loop")
+
+    /// A descriptor registered with ``watch(_:for:_:)``.
+    package struct Watch: Hashable, Sendable {
+        package let id: UInt64
+    }
+
+    /// A deadline registered with ``schedule(at:_:)``.
+    package struct Timer: Hashable, Sendable {
+        package let id: UInt64
+    }
+
+    /// What other threads hand the loop, guarded by the inbox lock.
+    struct Inbox {
+        var jobs: [@Sendable () -> Void] = []
+        /// The loop is (about to be) blocked in the poller: a job must write the wake-up pipe.
+        var isWaiting = false
+        /// A byte is in the wake-up pipe already.
+        var woken = false
+        var nextID: UInt64 = 1
+        var thread: ThreadIdentity?
+    }
+
+    let inbox = Locked(Inbox())
+    let wakeUpRead: Int32
+    let wakeUpWrite: Int32
+    /// Loop-owned: read and written only on the loop thread (checked in debug builds).
+    nonisolated(unsafe) var owned: Owned
+
+    /// Starts a loop on a thread of its own named `name`. The loop runs for the life of the
+    /// process (``shared``); tests of the loop itself make their own.
+    package init(name: String) {
+        let pipe: (read: Int32, write: Int32)
+        do {
+            pipe = try Posix.makeWakeUpPipe()
+        } catch {
+            fatalError("EventLoop: cannot create its wake-up pipe: \(error)")
+        }
+        wakeUpRead = pipe.read
+        wakeUpWrite = pipe.write
+        owned = Owned(poller: Poller(wakeUp: pipe.read))
+        let thread = Thread { [self] in
+            inbox.withLock { $0.thread = .current }
+            run()
+        }
+        thread.name = name
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    // MARK: - Where the caller runs
+
+    /// Whether the caller runs on the loop's thread.
+    package var inLoop: Bool { inbox.withLock { $0.thread?.isCurrent ?? false } }
+
+    /// Stops the process when the caller is not on the loop's thread: for code that touches
+    /// loop-owned state.
+    package func preconditionInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        precondition(inLoop, "must run on the event loop", file: file, line: line)
+    }
+
+    // MARK: - Jobs
+
+    /// Runs `job` on the loop, after the jobs handed to it before. From the loop itself, `job`
+    /// runs after the current handler, before the loop waits again.
+    package func execute(_ job: @escaping @Sendable () -> Void) {
+        let mustWake = inbox.withLock { inbox -> Bool in
+            inbox.jobs.append(job)
+            guard inbox.isWaiting, !inbox.woken else { return false }
+            inbox.woken = true
+            return true
+        }
+        if mustWake { Posix.wake(wakeUpWrite) }
+    }
+
+    /// Runs `body` on the loop and returns its result (at once when called on the loop).
+    /// Blocks the caller: only for threads that may block.
+    package func submitAndWait<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        if inLoop { return body() }
+        let result = Locked<T?>(nil)
+        execute { result.withLockNotifying { $0 = body() } }
+        result.wait(until: { $0 != nil })
+        return result.withLock { $0! }
+    }
+
+    /// Runs `body` on the loop and returns its result to the awaiting task.
+    package func submit<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            execute { continuation.resume(returning: body()) }
+        }
+    }
+
+    func allocateID() -> UInt64 {
+        inbox.withLock { inbox in
+            defer { inbox.nextID += 1 }
+            return inbox.nextID
+        }
+    }
+
+    /// Runs `body` now when on the loop, else as a job.
+    func onLoop(_ body: @escaping @Sendable () -> Void) {
+        if inLoop { body() } else { execute(body) }
+    }
+
+    // MARK: - Descriptors
+
+    /// Calls `handler` on the loop with the events of `fd` whenever it is ready for `interest`
+    /// (level-triggered: again and again while it stays ready). Hang-ups and errors are
+    /// reported whether asked for or not. The loop does not own `fd`: ``unwatch(_:closing:then:)``
+    /// before closing it (or let that close it).
+    package func watch(
+        _ fd: Int32, for interest: Posix.PollEvents, _ handler: @escaping @Sendable (Posix.PollEvents) -> Void
+    ) -> Watch {
+        let watch = Watch(id: allocateID())
+        onLoop { [self] in
+            preconditionInLoop()
+            owned.add(watch.id, fd: fd, interest: interest, handler: handler)
+        }
+        return watch
+    }
+
+    /// Changes what the loop waits for on a watched descriptor (an empty set: only failures).
+    package func setInterest(_ watch: Watch, _ interest: Posix.PollEvents) {
+        onLoop { [self] in owned.modify(watch.id, interest: interest) }
+    }
+
+    /// Stops watching: after this runs on the loop the handler is never called again. With
+    /// `closing`, the descriptor is then closed (on the loop, so never while a handler reads
+    /// it); `then` runs on the loop afterwards.
+    package func unwatch(_ watch: Watch, closing: Bool = false, then: (@Sendable () -> Void)? = nil) {
+        onLoop { [self] in
+            if let fd = owned.remove(watch.id), closing { Posix.closeIgnoringErrors(fd) }
+            then?()
+        }
+    }
+
+    // MARK: - The loop
+
+    private func run() {
+        var tokens = [UInt64](repeating: 0, count: 64)
+        var events = [UInt32](repeating: 0, count: 64)
+        while true {
+            runJobs()
+            fireDueTimers()
+            let jobsWaiting = inbox.withLock { inbox -> Bool in
+                if inbox.jobs.isEmpty { inbox.isWaiting = true }
+                return !inbox.jobs.isEmpty
+            }
+            let timeout = jobsWaiting ? 0 : owned.timeoutMilliseconds()
+            let count = owned.poller.wait(tokens: &tokens, events: &events, timeoutMilliseconds: timeout)
+            inbox.withLock { $0.isWaiting = false }
+            for index in 0..<count {
+                let token = tokens[index]
+                if token == Poller.wakeUpToken {
+                    Posix.drain(wakeUpRead)
+                    inbox.withLock { $0.woken = false }
+                    continue
+                }
+                // Read out first: the handler registers and removes watches itself.
+                let handler = owned.handler(of: token)
+                handler?(Poller.pollEvents(events[index]))
+            }
+        }
+    }
+
+    /// Runs the timers whose deadline passed, earliest first (each popped before it runs: a
+    /// timer schedules and cancels timers itself).
+    private func fireDueTimers() {
+        let now = MonotonicClock.nanoseconds()
+        while let job = owned.timers.popDue(at: now) { job() }
+    }
+
+    /// Runs the jobs queued so far; jobs they queue run on the next turn (after a poll that
+    /// does not block), so a job that queues itself cannot starve the descriptors.
+    private func runJobs() {
+        let jobs = inbox.withLock { inbox -> [@Sendable () -> Void] in
+            defer { inbox.jobs.removeAll(keepingCapacity: true) }
+            return inbox.jobs
+        }
+        for job in jobs { job() }
+    }
+}
