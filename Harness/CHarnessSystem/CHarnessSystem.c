@@ -285,9 +285,24 @@ void harness_wait_for_spawns_in_flight(void) {
 
 static int spawn_registered(const struct spawn_request *request, pid_t *pid, int *failed_step);
 
+// Waits until every spawn that began before `ticket` has finished. A child forked by one of
+// them holds a copy of every descriptor this process had at that fork until it executes: among
+// them, possibly, the write descriptor of a script another thread was writing. That thread has
+// closed its own copy since and now asks to run the script; executing it while the other child
+// still holds a write descriptor fails with ETXTBSY ("Text file busy"). Once the older spawns
+// executed, those copies are closed (every child closes all but its standard descriptors first).
+static void wait_for_older_spawns(struct spawn_ticket *ticket) {
+    pthread_mutex_lock(&in_flight_lock);
+    while (oldest_in_flight != ticket) {
+        pthread_cond_wait(&in_flight_changed, &in_flight_lock);
+    }
+    pthread_mutex_unlock(&in_flight_lock);
+}
+
 static int spawn(const struct spawn_request *request, pid_t *pid, int *failed_step) {
     struct spawn_ticket ticket;
     enter_spawn(&ticket);
+    wait_for_older_spawns(&ticket);
     int result = spawn_registered(request, pid, failed_step);
     leave_spawn(&ticket);
     return result;

@@ -1,0 +1,168 @@
+// The one event loop: descriptors, timers, child exits, jobs, all on one thread, each handler
+// called only while registered. Every wait here is on an event the test causes; timers are
+// checked for order and cancellation, never for how late they fire.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import HarnessSystem
+
+@Suite struct EventLoopTests {
+    let loop = EventLoop.shared
+
+    /// Resumes the test once `body` has been called `count` times on the loop, with what it
+    /// recorded in order.
+    final class Recorder<Value: Sendable>: Sendable {
+        private let values = Locked<[Value]>([])
+
+        func record(_ value: Value) { values.withLockNotifying { $0.append(value) } }
+        var recorded: [Value] { values.withLock { $0 } }
+
+        /// Blocks until `count` values were recorded (at most 30 s: then the check fails).
+        func wait(for count: Int) -> [Value] {
+            _ = values.wait(until: { $0.count >= count }, deadline: MonotonicClock.deadline(after: .seconds(30)))
+            return recorded
+        }
+    }
+
+    @Test func readableDescriptorCallsItsHandlerOnTheLoopUntilUnwatched() throws {
+        let pipe = try Posix.makePipe(nonBlocking: true)
+        defer { Posix.closeIgnoringErrors(pipe.write) }
+        let received = Recorder<[UInt8]>()
+        let box = Locked<EventLoop.Watch?>(nil)
+        let watch = loop.watch(pipe.read, for: .readable) { [loop] events in
+            loop.preconditionInLoop()
+            var buffer = [UInt8](repeating: 0, count: 16)
+            let count = (try? Posix.read(pipe.read, into: &buffer)) ?? nil
+            if let count, count > 0 { received.record(Array(buffer[0..<count])) }
+            if count == 0, let watch = box.withLock({ $0 }) { loop.unwatch(watch, closing: true) }
+        }
+        box.withLock { $0 = watch }
+        _ = try Posix.write(pipe.write, bytes: Array("one".utf8))
+        #expect(received.wait(for: 1) == [Array("one".utf8)])
+        _ = try Posix.write(pipe.write, bytes: Array("two".utf8))
+        #expect(received.wait(for: 2) == [Array("one".utf8), Array("two".utf8)])
+    }
+
+    @Test func unwatchedHandlerIsNeverCalledAgainAndClosingClosesOnTheLoop() throws {
+        let pipe = try Posix.makePipe(nonBlocking: true)
+        defer { Posix.closeIgnoringErrors(pipe.write) }
+        let calls = Recorder<Int>()
+        let watch = loop.watch(pipe.read, for: .readable) { _ in calls.record(1) }
+        let done = Recorder<Bool>()
+        loop.unwatch(watch, closing: true) { done.record(true) }
+        #expect(done.wait(for: 1) == [true])
+        // The read end is closed: writing now fails (no reader), and no handler ran.
+        #expect(throws: SystemError.self) {
+            var byte: UInt8 = 1
+            _ = try withUnsafeBytes(of: &byte) { buffer throws(SystemError) in try Posix.writeWithoutSignal(pipe.write, buffer) }
+        }
+        let marker = Recorder<Bool>()
+        loop.execute { marker.record(true) }
+        _ = marker.wait(for: 1)
+        #expect(calls.recorded.isEmpty)
+    }
+
+    @Test func timersRunInDeadlineOrderAndCancelledOnesNever() {
+        let fired = Recorder<String>()
+        let base = MonotonicClock.nanoseconds()
+        // Scheduled out of order, all in the past or near future: order is by deadline, then by
+        // scheduling order for equal deadlines.
+        loop.execute { [loop] in
+            loop.schedule(at: base + 3_000_000) { fired.record("third") }
+            let cancelled = loop.schedule(at: base + 2_000_000) { fired.record("cancelled") }
+            loop.schedule(at: base + 1_000_000) { fired.record("first") }
+            loop.schedule(at: base + 2_000_000) { fired.record("second") }
+            loop.cancel(cancelled)
+            loop.schedule(at: base + 4_000_000) { fired.record("last") }
+        }
+        #expect(fired.wait(for: 4) == ["first", "second", "third", "last"])
+    }
+
+    @Test func timerCancelledFromAnotherThreadBeforeItReachedTheLoopNeverRuns() {
+        let fired = Recorder<String>()
+        for _ in 0..<200 {
+            let timer = loop.schedule(after: .zero) { fired.record("cancelled") }
+            loop.cancel(timer)
+        }
+        let marker = Recorder<Bool>()
+        loop.schedule(after: .zero) { marker.record(true) }
+        _ = marker.wait(for: 1)
+        #expect(fired.recorded.isEmpty)
+    }
+
+    @Test func manyCancelledTimersDoNotKeepTheHeapGrowing() {
+        // Re-arming (cancel, schedule sooner) thousands of times, as a wait table does.
+        let result = Recorder<Int>()
+        loop.execute { [loop] in
+            var timer = loop.schedule(after: .seconds(3600)) {}
+            for _ in 0..<10_000 {
+                loop.cancel(timer)
+                timer = loop.schedule(after: .seconds(3600)) {}
+            }
+            loop.cancel(timer)
+            result.record(loop.owned.timers.count)
+        }
+        #expect(result.wait(for: 1) == [0])
+    }
+
+    @Test func jobsRunInOrderOnTheLoopAndSubmitReturnsTheirResult() async {
+        let order = Recorder<Int>()
+        for index in 0..<100 { loop.execute { order.record(index) } }
+        let onLoop = await loop.submit { [loop] in loop.inLoop }
+        #expect(onLoop)
+        #expect(!loop.inLoop)
+        #expect(order.wait(for: 100) == Array(0..<100))
+        #expect(loop.submitAndWait { 41 + 1 } == 42)
+    }
+
+    @Test(arguments: [(script: "exit 7", status: Posix.WaitStatus.exited(7)), (script: "kill -9 $$", status: .signaled(SIGKILL))])
+    func childExitIsReapedOnTheLoop(script: String, status: Posix.WaitStatus) throws {
+        let null = try Posix.openForReading("/dev/null")
+        defer { Posix.closeIgnoringErrors(null) }
+        let pid = try Posix.spawnWithPipes(
+            path: "/bin/sh", arguments: ["sh", "-c", script], environment: [], workingDirectory: nil,
+            standardInput: null, standardOutput: null, standardError: null)
+        let statuses = Recorder<Posix.WaitStatus>()
+        loop.watchExit(of: pid) { statuses.record($0) }
+        #expect(statuses.wait(for: 1) == [status])
+        // Reaped: no zombie is left under that pid.
+        #expect(Posix.reapIfExited(pid) == .exited(-1))
+    }
+
+    @Test func whenExitedWaitsForEveryProcessAndTimesOutOtherwise() throws {
+        let null = try Posix.openForReading("/dev/null")
+        defer { Posix.closeIgnoringErrors(null) }
+        // A child that runs until its standard input (a pipe we hold) closes.
+        let pipe = try Posix.makePipe(nonBlocking: false)
+        let pid = try Posix.spawnWithPipes(
+            path: "/bin/sh", arguments: ["sh", "-c", "read line"], environment: [], workingDirectory: nil,
+            standardInput: pipe.read, standardOutput: null, standardError: null)
+        Posix.closeIgnoringErrors(pipe.read)
+        let outcomes = Recorder<Bool>()
+        loop.whenExited([pid], timeout: .milliseconds(50)) { outcomes.record($0) }
+        #expect(outcomes.wait(for: 1) == [false])
+        loop.whenExited([pid], timeout: .seconds(60)) { outcomes.record($0) }
+        Posix.closeIgnoringErrors(pipe.write)
+        _ = try Posix.waitForTermination(pid)
+        #expect(outcomes.wait(for: 2) == [false, true])
+        loop.whenExited([pid], timeout: .seconds(60)) { outcomes.record($0) }
+        #expect(outcomes.wait(for: 3) == [false, true, true])
+    }
+
+    @Test func blockingWorkerRunsJobsInOrderOffTheLoop() async throws {
+        let results = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+            for index in 0..<8 {
+                group.addTask { (index, try await BlockingWorker.shared.run { EventLoop.shared.inLoop }) }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        #expect(results.count == 8)
+        #expect(results.values.allSatisfy { !$0 })
+        await #expect(throws: SystemError.self) {
+            try await BlockingWorker.shared.run { throw SystemError(operation: "test", errno: EIO) }
+        }
+    }
+}
