@@ -35,7 +35,7 @@ let package = Package(
         // XCTest (and re-exports the core, so tests need only `import Harness`); HarnessFlows is
         // the flow language, its runner and the reports, for the CLI.
         .target(name: "HarnessCore", dependencies: ["HarnessSystem", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessCore"),
-        .target(name: "Harness", dependencies: ["HarnessCore", "HarnessFlows", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
+        .target(name: "Harness", dependencies: ["HarnessCore", "HarnessFlows", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
         .target(name: "HarnessFlows", dependencies: ["HarnessCore", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessFlows"),
         // `todo` is listed so that `swift run harness run Tests/Flows` builds the app the bundled
         // flows drive (SwiftPM builds an executable dependency without linking its code).
@@ -69,7 +69,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "StubServerBenchmark",
-            dependencies: ["Stubs"],
+            dependencies: ["Stubs", "HarnessSystem"],
             path: "Benchmarks/StubServerBenchmark",
             exclude: ["setup.sh", "pytest_httpserver_peer.py"]
         ),
@@ -79,6 +79,12 @@ let package = Package(
             dependencies: ["HarnessCore", "HarnessHost", "HarnessWire"],
             path: "Benchmarks/BridgeBenchmark",
             exclude: ["setup.sh"]
+        ),
+
+        .executableTarget(
+            name: "LockBenchmark",
+            dependencies: ["HarnessSystem"],
+            path: "Benchmarks/LockBenchmark"
         ),
 
         .executableTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSystem
 import Stubs
 
 // StubServerBenchmark: latency and throughput of a GET of a 200-todo JSON document, against our
@@ -79,21 +80,12 @@ func startProcess(_ executable: String, _ arguments: [String], firstLineTimeout:
     return (process, line, input)
 }
 
-final class LineBox: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var line: String?
-    func set(_ value: String) {
-        condition.lock()
-        line = value
-        condition.broadcast()
-        condition.unlock()
-    }
+final class LineBox: Sendable {
+    private let line = Locked<String?>(nil)
+    func set(_ value: String) { line.withLockNotifying { $0 = value } }
     func wait(timeout: TimeInterval) -> String? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while line == nil { if !condition.wait(until: deadline) { break } }
-        return line
+        line.wait(until: { $0 != nil }, deadline: MonotonicClock.deadline(after: .seconds(timeout)))
+        return line.withLock { $0 }
     }
 }
 
@@ -233,11 +225,10 @@ func throughput(_ peer: Peer, clients: Int) throws -> Double {
     return Double(counts.reduce(0, +)) / elapsed
 }
 
-final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failures: [String] = []
-    func record(_ failure: String) { lock.withLock { failures.append(failure) } }
-    var first: String? { lock.withLock { failures.first } }
+final class FailureBox: Sendable {
+    private let failures = Locked<[String]>([])
+    func record(_ failure: String) { failures.withLock { $0.append(failure) } }
+    var first: String? { failures.withLock { $0.first } }
 }
 
 // MARK: - Run and report

@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCore
-import Synchronization
+import HarnessSystem
 import Testing
 import XCTest
 
@@ -62,7 +62,7 @@ public enum FailureReporter {
             plain.kind = .unconditional
             return plain
         }
-        let thrown = Mutex<(any Error)?>(nil)
+        let thrown = Locked<(any Error)?>(nil)
         let sourceLocation = Self.sourceLocation(location)
         try await asPlainIssue.provideScope(for: test, testCase: Test.Case.current) {
             do {

@@ -1,7 +1,7 @@
 import Foundation
 import HarnessCore
 import HarnessFlows
-import Synchronization
+import HarnessSystem
 import Testing
 import XCTest
 
@@ -49,12 +49,12 @@ struct RunningTestHooks: TestFrameworkHooks {
             let outcome = await Self.outcome(of: body, isolation: isolation)
             return (outcome, XCTestFailureCounter.count > before)
         }
-        let failed = Mutex(false)
+        let failed = Locked(false)
         let watch = IssueHandlingTrait.compactMapIssues { issue in
             if issue.isFailure { failed.withLock { $0 = true } }
             return issue
         }
-        let box = OutcomeBox<R>()
+        let box = Locked<Result<R, any Error>?>(nil)
         // The trait's scope takes a @Sendable function; it runs once, in this task, before
         // `provideScope` returns, so the body (not Sendable) is only ever called from here,
         // and back on the caller's isolation.
@@ -66,7 +66,7 @@ struct RunningTestHooks: TestFrameworkHooks {
         } catch {
             return (.failure(error), failed.withLock { $0 })
         }
-        return (box.outcome ?? .failure(CancellationError()), failed.withLock { $0 })
+        return (box.withLock { $0 } ?? .failure(CancellationError()), failed.withLock { $0 })
     }
 
     func attach(_ files: [HarnessArtifacts.File], prefix: String) {
@@ -116,9 +116,10 @@ struct RunningTestHooks: TestFrameworkHooks {
     private static func run<R>(
         _ body: () async throws -> R,
         isolation: isolated (any Actor)?,
-        into box: OutcomeBox<R>
+        into box: Locked<Result<R, any Error>?>
     ) async {
-        box.outcome = await outcome(of: body, isolation: isolation)
+        let outcome = await outcome(of: body, isolation: isolation)
+        box.withLock { $0 = outcome }
     }
 
     /// Runs `body` on `isolation` and returns how it ended.
@@ -128,10 +129,4 @@ struct RunningTestHooks: TestFrameworkHooks {
     ) async -> Result<R, any Error> {
         do { return .success(try await body()) } catch { return .failure(error) }
     }
-}
-
-/// Carries the body's outcome out of the trait's `@Sendable` scope; written once, inside it,
-/// and read after it returned, by the same task.
-private final class OutcomeBox<R>: @unchecked Sendable {
-    var outcome: Result<R, any Error>?
 }

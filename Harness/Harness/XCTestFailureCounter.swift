@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HarnessSystem
 import XCTest
 
 /// Counts the failures XCTest reports to its observers in this process, for
@@ -11,8 +11,8 @@ import XCTest
 /// recorded by another thread of the same test at that very moment could meet the insertion.
 final class XCTestFailureCounter: NSObject, XCTestObservation, Sendable {
     private static let shared = XCTestFailureCounter()
-    private static let registered = Mutex(false)
-    private let failures = Mutex(0)
+    private static let registered = Locked(false)
+    private let failures = Locked(0)
 
     /// Registers the observer if needed and returns the failures counted so far.
     static func start() -> Int {

@@ -28,9 +28,9 @@ package final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is read and written only between `pthread_mutex_lock` and
     // `pthread_mutex_unlock` of `mutex` (every access below), which is what makes it safe to
     // share; the mutex and condition live at fixed heap addresses for the object's life.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var state: State
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+    @usableFromInline var state: State
 
     package init(_ initial: State) {
         state = initial
@@ -59,7 +59,7 @@ package final class Locked<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with the state, holding the lock.
-    @inline(__always)
+    @inlinable
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -67,7 +67,7 @@ package final class Locked<State>: @unchecked Sendable {
     }
 
     /// ``withLock(_:)``, then wakes every thread blocked in ``wait(until:deadline:)``.
-    @inline(__always)
+    @inlinable
     package func withLockNotifying<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer {

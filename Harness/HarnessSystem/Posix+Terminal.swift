@@ -39,7 +39,7 @@ extension Posix {
     package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// The settings of a terminal before ``makeRaw(_:)``, to give back to ``restore(_:)``.
-    package struct TerminalMode: @unchecked Sendable {
+    package struct TerminalMode: Sendable {
         fileprivate let fd: Int32
         fileprivate let settings: termios
     }

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// The identity of a thread (`pthread_self`), cheap to take and compare.
-package struct ThreadIdentity: @unchecked Sendable, Equatable {
+package struct ThreadIdentity: Equatable {
     private let thread: pthread_t
 
     /// The calling thread.
@@ -21,3 +21,11 @@ package struct ThreadIdentity: @unchecked Sendable, Equatable {
         pthread_equal(lhs.thread, rhs.thread) != 0
     }
 }
+
+#if canImport(Darwin)
+// @unchecked: Darwin's `pthread_t` is a pointer, so not `Sendable`; it is only compared
+// (`pthread_equal`), never dereferenced, and a thread's identity is valid on every thread.
+extension ThreadIdentity: @unchecked Sendable {}
+#else
+extension ThreadIdentity: Sendable {}
+#endif

@@ -1,6 +1,7 @@
 import Foundation
 import HarnessCore
 import HarnessFlows
+import HarnessSystem
 
 /// `harness record --out FILE.flow [--size COLSxROWS] -- PROGRAM ARGS...`: runs the program in
 /// a pseudo-terminal inside the user's terminal (raw mode, restored on every exit), forwards
@@ -149,41 +150,43 @@ enum RecordCommand: Command {
 
 /// The recorder and the end of the recording, shared by the key reader, the signal handlers
 /// and the command.
-private final class RecordingState: @unchecked Sendable {  // all state guarded by `lock`
-    private let lock = NSLock()
-    private var recorder: FlowRecorder
-    private var result: FlowRecorder.Ending?
-    private var waiter: CheckedContinuation<FlowRecorder.Ending, Never>?
+private final class RecordingState: Sendable {
+    private struct State {
+        var recorder: FlowRecorder
+        var result: FlowRecorder.Ending?
+        var waiter: CheckedContinuation<FlowRecorder.Ending, Never>?
+        /// Whether the program has shown the alternate screen: a full-screen program, recorded
+        /// with screen `expect` lines from then on.
+        var fullScreen = false
+    }
 
-    /// Whether the program has shown the alternate screen: a full-screen program, recorded
-    /// with screen `expect` lines from then on.
-    private var fullScreen = false
+    private let state: Locked<State>
 
-    init(recorder: FlowRecorder) { self.recorder = recorder }
+    init(recorder: FlowRecorder) { state = Locked(State(recorder: recorder)) }
 
     /// For a line-oriented program (the alternate screen never shown so far), what it printed
     /// since the previous call (the session's output cursor moves past it); nil otherwise.
     func printedOutput(of session: TerminalSession) -> String? {
         let alternate = session.modes.alternateScreen
-        let lineOriented = lock.withLock { () -> Bool in
-            if alternate { fullScreen = true }
-            return !fullScreen
+        let lineOriented = state.withLock { state -> Bool in
+            if alternate { state.fullScreen = true }
+            return !state.fullScreen
         }
         return lineOriented ? session.consumeOutput() : nil
     }
 
     /// Runs `body` on the recorder, under the lock.
     func withRecorder<Result>(_ body: (inout FlowRecorder) -> Result) -> Result {
-        lock.withLock { body(&recorder) }
+        state.withLock { body(&$0.recorder) }
     }
 
     /// Ends the recording (the first call wins).
     func end(_ ending: FlowRecorder.Ending) {
-        let waiter = lock.withLock { () -> CheckedContinuation<FlowRecorder.Ending, Never>? in
-            guard result == nil else { return nil }
-            result = ending
-            defer { self.waiter = nil }
-            return self.waiter
+        let waiter = state.withLock { state -> CheckedContinuation<FlowRecorder.Ending, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = ending
+            defer { state.waiter = nil }
+            return state.waiter
         }
         waiter?.resume(returning: ending)
     }
@@ -191,9 +194,9 @@ private final class RecordingState: @unchecked Sendable {  // all state guarded 
     /// Waits until the recording ends.
     func ending() async -> FlowRecorder.Ending {
         await withCheckedContinuation { continuation in
-            let ready = lock.withLock { () -> FlowRecorder.Ending? in
-                if let result { return result }
-                waiter = continuation
+            let ready = state.withLock { state -> FlowRecorder.Ending? in
+                if let result = state.result { return result }
+                state.waiter = continuation
                 return nil
             }
             if let ready { continuation.resume(returning: ready) }

@@ -8,7 +8,7 @@ import Darwin
 ///
 /// The only file of the app that calls libc. `restore()` puts the terminal back exactly as it
 /// was; it is idempotent and safe to call on every way out.
-final class TerminalDevice: @unchecked Sendable {
+final class TerminalDevice {
     private let input: Int32
     private let output: Int32
     private var original: termios?

@@ -6,6 +6,9 @@ import TodoCore
 ///
 /// Everything happens on one serial queue: keys, signals, network results and saves arrive
 /// there as messages, go through the pure state machine, and the effect it returns is run.
+// @unchecked: every mutable property is read and written only on `queue` (the app's one
+// serial queue: keys, signals, network results and saves all arrive there), and the `on…`
+// hooks are set before `run()` starts the queue's sources.
 final class TodoApp: @unchecked Sendable {
     private let queue = DispatchQueue(label: "todo.app")
     private let device = TerminalDevice()

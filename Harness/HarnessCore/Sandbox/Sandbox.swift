@@ -1,7 +1,6 @@
 import Foundation
 import HarnessWire
 import HarnessSystem
-import Synchronization
 
 /// A fresh private storage directory for one launch of the app.
 ///
@@ -29,7 +28,7 @@ public final class Sandbox: Sendable {
     /// Whether ``close(failed:)`` keeps the directory when the test failed.
     public let keepOnFailure: Bool
 
-    private let isRemoved = Mutex(false)
+    private let isRemoved = Locked(false)
 
     /// Creates a fresh directory (mode 0700) under the temporary directory.
     public init(

@@ -1,4 +1,4 @@
-import Synchronization
+import HarnessSystem
 
 /// Numbers the unnamed snapshots of each test: 1, 2, 3... in the order they are asserted.
 ///
@@ -7,7 +7,7 @@ import Synchronization
 final class SnapshotCounter: Sendable {
     static let shared = SnapshotCounter()
 
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
 
     /// The next number for `key`, starting at 1.
     func next(for key: String) -> Int {

@@ -13,7 +13,7 @@ struct Scrollback: Equatable {
     static let defaultLimit = 10_000
 
     /// Lines that no longer change: one flat cell array and where each line starts.
-    final class Chunk: @unchecked Sendable {
+    final class Chunk: Sendable {
         let cells: ContiguousArray<StoredCell>
         /// `starts[i]..<starts[i + 1]` are line `i`'s cells; `lineCount + 1` entries.
         let starts: ContiguousArray<Int>

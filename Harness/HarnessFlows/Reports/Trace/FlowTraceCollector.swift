@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSystem
 import TerminalEmulator
 
 /// Where the attempts of a run leave their traces, as ``FlowTraceMode`` says, for the report
@@ -11,11 +12,10 @@ import TerminalEmulator
 /// // ... run the flows ...
 /// let report = RunReport(results: results, traces: traces.traces)
 /// ```
-public final class FlowTraceCollector: @unchecked Sendable {
+public final class FlowTraceCollector: Sendable {
     /// Which attempts keep their trace.
     public let mode: FlowTraceMode
-    private let lock = NSLock()
-    private var stored: [String: [Int: FlowTrace]] = [:]
+    private let stored = Locked<[String: [Int: FlowTrace]]>([:])
 
     /// An empty collector.
     public init(mode: FlowTraceMode = .off) {
@@ -24,9 +24,9 @@ public final class FlowTraceCollector: @unchecked Sendable {
 
     /// Keeps `trace` (replacing an earlier one of the same flow and attempt).
     public func add(_ trace: FlowTrace) {
-        lock.withLock { stored[trace.path, default: [:]][trace.attempt] = trace }
+        stored.withLock { $0[trace.path, default: [:]][trace.attempt] = trace }
     }
 
     /// The traces kept, by flow path, then attempt number.
-    public var traces: [String: [Int: FlowTrace]] { lock.withLock { stored } }
+    public var traces: [String: [Int: FlowTrace]] { stored.withLock { $0 } }
 }

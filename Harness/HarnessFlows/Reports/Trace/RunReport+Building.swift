@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSystem
 import TerminalEmulator
 
 extension RunReport {
@@ -159,20 +160,19 @@ extension RunReport.Trace {
 }
 
 /// The traces drawn by parallel workers, each into its own slot.
-private final class DrawnTraces: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [(RunReport.Trace, [String])?]
+private final class DrawnTraces: Sendable {
+    private let slots: Locked<[(RunReport.Trace, [String])?]>
 
     init(count: Int) {
-        slots = Array(repeating: nil, count: count)
+        slots = Locked(Array(repeating: nil, count: count))
     }
 
     func set(_ index: Int, _ trace: RunReport.Trace, _ frames: [String]) {
-        lock.withLock { slots[index] = (trace, frames) }
+        slots.withLock { $0[index] = (trace, frames) }
     }
 
     func get(_ index: Int) -> (RunReport.Trace, [String])? {
-        lock.withLock { slots[index] }
+        slots.withLock { $0[index] }
     }
 }
 
