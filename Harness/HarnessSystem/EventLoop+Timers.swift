@@ -33,7 +33,10 @@ extension EventLoop {
         /// Ids unscheduled before their insertion reached the loop.
         private var cancelledEarly: Set<UInt64> = []
 
+        /// Live timers.
         var count: Int { jobs.count }
+        /// Heap entries, live and cancelled (for the test that cancelled ones do not pile up).
+        var entryCount: Int { heap.count }
 
         mutating func insert(_ id: UInt64, deadline: UInt64, job: @escaping @Sendable () -> Void) {
             if cancelledEarly.remove(id) != nil { return }
