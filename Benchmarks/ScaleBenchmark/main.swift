@@ -84,10 +84,13 @@ do {
     // 3. Launch to first screen text.
     let firstByte = try await FirstByteLatency.run(launches: options.launches, timeout: timeout, registry: registry)
     print("3. Launch to first text: \(EchoPrograms.readyArguments.joined(separator: " ")), \(options.launches) launches each")
-    print("   (after \(firstByte.warmUp) warm-up each), alternating in blocks of 10")
+    print("   (after \(firstByte.warmUp) warm-up each), alternating in blocks of 10; this process: \(format(firstByte.before.residentMiB)) MiB resident")
     var latency = TextTable("launch until \"ready\" is seen", "median µs", "p99 µs")
     latency.add("raw pty: posix_openpt + posix_spawn, poll + read", format(firstByte.raw.median), format(firstByte.raw.p99))
     latency.add("TerminalSession.launch + waitFor(text:)", format(firstByte.ours.median), format(firstByte.ours.p99))
+    latency.add(
+        "  of which until TerminalSession.launch returned", format(firstByte.oursLaunchReturned.median),
+        format(firstByte.oursLaunchReturned.p99))
     latency.add(
         "ratio (ours / raw)", format(firstByte.ours.median / firstByte.raw.median, 2) + "x",
         format(firstByte.ours.p99 / firstByte.raw.p99, 2) + "x")

@@ -28,5 +28,5 @@ echo
 echo "== AcceptanceBenchmark $runs"
 .build/release/AcceptanceBenchmark "$runs"
 echo
-echo "== ScaleBenchmark ${scale[*]}"
+echo "== ScaleBenchmark${scale[*]:+ ${scale[*]}}"
 .build/release/ScaleBenchmark "${scale[@]}"
