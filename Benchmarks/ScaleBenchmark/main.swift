@@ -27,7 +27,8 @@ func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(
 func signed(_ value: Int) -> String { value > 0 ? "+\(value)" : "\(value)" }
 func signed(_ value: Double, _ digits: Int = 1) -> String {
     let text = format(value, digits)
-    return value > 0 && Double(text) != 0 ? "+" + text : text
+    guard Double(text) != 0 else { return format(0, digits) }  // not "-0.0" or "+0.0"
+    return value > 0 ? "+" + text : text
 }
 
 let options: ScaleOptions
