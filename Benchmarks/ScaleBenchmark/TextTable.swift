@@ -18,20 +18,13 @@ struct TextTable {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
+            let text = cells.enumerated().map { column, cell in
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
                 return column == 0 ? cell + padding : padding + cell
-            }.joined(separator: "  ").trimmingTrailingBlanks
+            }.joined(separator: "  ")
+            return String(text.reversed().drop { $0 == " " }.reversed())
         }
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
         return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
-    }
-}
-
-extension String {
-    fileprivate var trimmingTrailingBlanks: String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }
