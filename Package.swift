@@ -94,6 +94,13 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "ScaleBenchmark",
+            dependencies: ["HarnessCore"],
+            path: "Benchmarks/ScaleBenchmark",
+            exclude: ["run-all.sh"]
+        ),
+
+        .executableTarget(
             name: "AcceptanceBenchmark",
             dependencies: ["HarnessCore", "Stubs", "TerminalEmulator"],
             path: "Benchmarks/AcceptanceBenchmark",
