@@ -35,6 +35,8 @@ extension EventLoop {
 
         /// Live timers.
         var count: Int { jobs.count }
+        /// Whether the timer `id` is waiting to run.
+        func isScheduled(_ id: UInt64) -> Bool { jobs[id] != nil }
         /// Heap entries, live and cancelled (for the test that cancelled ones do not pile up).
         var entryCount: Int { heap.count }
 
