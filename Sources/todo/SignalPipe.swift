@@ -60,6 +60,15 @@ enum SignalPipe {
         }
     }
 
+    /// Parks the main thread for good: the app's work runs on its queues, and the signal
+    /// handlers run here, on a live thread. (`dispatchMain()` would end the main thread, and
+    /// libdispatch would then wait for signals on it from inside its thread-exit destructors:
+    /// a handler run there touches a stack AddressSanitizer already forgot, and it stops the
+    /// app.) `pause` returns after each handler; the loop parks again.
+    static func parkMainThread() -> Never {
+        while true { pause() }
+    }
+
     /// Restores the default action of `signalNumber` and raises it, unblocked, to end the process
     /// the way the signal would have.
     static func dieOf(_ signalNumber: Int32) -> Never {

@@ -55,7 +55,7 @@ final class TodoApp: @unchecked Sendable {
             draw()
             onReady?()
         }
-        dispatchMain()
+        SignalPipe.parkMainThread()
     }
 
     /// Sends a message from any thread.

@@ -46,6 +46,7 @@ case .list(let json):
         // _exit: see TodoApp.finish; ListCommand writes its output unbuffered.
         _exit(await ListCommand.run(api: api, json: json))
     }
+    // The task runs on the main actor (top-level code's): the main queue must be served.
     dispatchMain()
 case .interactive:
     guard TerminalDevice.isInteractive() else {
