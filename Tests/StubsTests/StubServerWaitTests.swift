@@ -1,6 +1,6 @@
 import Foundation
 import HarnessSystem
-import Stubs
+@testable import Stubs
 import Testing
 import TestSupport
 
@@ -40,14 +40,28 @@ import TestSupport
         }
     }
 
+    /// Starts waiting for `GET /never` in a task of its own and returns once the wait is
+    /// pending (in the table, its request not journaled).
+    static func pendingWait(on server: StubServer) async -> Task<RecordedRequest, any Error> {
+        let (inserted, signal) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await server.core.waitForRequest(matching: .get("/never"), timeout: mustSucceedTimeout) {
+                signal.yield()
+            }
+        }
+        for await _ in inserted { break }
+        return task
+    }
+
     @Test func aWaitPendingWhenTheServerStopsFailsWithoutATimeoutPayload() async throws {
         let server = try StubServer()
         server.stub(.any, .text("ok"), id: "any")
-        _ = try await Self.journal(1, on: server)
-        async let waited = server.waitForRequest(matching: .get("/never"), timeout: mustSucceedTimeout)
+        let client = try await Self.journal(1, on: server)
+        defer { client?.close() }
+        let waiting = await Self.pendingWait(on: server)
         server.stop()
         do {
-            _ = try await waited
+            _ = try await waiting.value
             Issue.record("the wait should fail")
         } catch let error as WaitTimeoutError {
             #expect(error.serverStopped)
@@ -57,10 +71,28 @@ import TestSupport
         }
     }
 
-    @Test func cancellingTheTaskEndsTheWait() async throws {
+    @Test func aWaitAfterTheServerStoppedFailsAtOnce() async throws {
+        let server = try StubServer()
+        server.stop()
+        await #expect(throws: WaitTimeoutError.self) {
+            try await server.waitForRequest(matching: .get("/never"), timeout: mustSucceedTimeout)
+        }
+    }
+
+    @Test func cancellingTheTaskEndsAPendingWait() async throws {
         try await StubServer.with { server in
-            let waiting = Task { try await server.waitForRequest(matching: .get("/never"), timeout: mustSucceedTimeout) }
+            let waiting = await Self.pendingWait(on: server)
             waiting.cancel()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+        }
+    }
+
+    @Test func aWaitCancelledBeforeItStartsEndsAtOnce() async throws {
+        try await StubServer.with { server in
+            let waiting = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await server.waitForRequest(matching: .get("/never"), timeout: mustSucceedTimeout)
+            }
             await #expect(throws: CancellationError.self) { try await waiting.value }
         }
     }

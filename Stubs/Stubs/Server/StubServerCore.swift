@@ -118,7 +118,11 @@ final class StubServerCore: RequestHandling, Sendable {
 
     // MARK: - Waiting
 
-    func waitForRequest(matching pattern: RequestPattern, timeout: Duration) async throws -> RecordedRequest {
+    /// - Parameter afterInserting: called once the wait is in the table (it did not find its
+    ///   request journaled), for tests that must act while it is pending.
+    func waitForRequest(
+        matching pattern: RequestPattern, timeout: Duration, afterInserting: (() -> Void)? = nil
+    ) async throws -> RecordedRequest {
         try await waiters.wait(description: "a request matching \(pattern)", timeout: timeout) { registration in
             let outcome = state.withLock { state -> Result<RecordedRequest, any Error>? in
                 if let found = state.journal.first(where: pattern.matches) { return .success(found) }
@@ -130,6 +134,8 @@ final class StubServerCore: RequestHandling, Sendable {
                 return nil
             }
             if let outcome { registration.resume(with: outcome) }
+        } afterInserting: { _ in
+            afterInserting?()
         }
     }
 
