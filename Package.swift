@@ -111,6 +111,7 @@ let package = Package(
         // What the test targets share: temporary folders, the test environment, running programs.
         .target(name: "TestSupport", dependencies: ["HarnessCore", "HarnessSystem"], path: "Tests/TestSupport"),
         .executableTarget(name: "bridge-fixture-app", dependencies: ["HarnessHost"], path: "Tests/Fixtures/BridgeFixtureApp"),
+        .executableTarget(name: "stub-threads-fixture", dependencies: ["Stubs", "HarnessSystem"], path: "Tests/Fixtures/StubThreadsFixture"),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness", "TestSupport"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness", "TestSupport"]),
         .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], exclude: ["Fixtures"]),
@@ -129,7 +130,12 @@ let package = Package(
             dependencies: ["Harness", "HarnessHost", "Stubs", "TerminalEmulator", "TestSupport", "TodoCore", "todo", "harness"],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "StubsTests", dependencies: ["Stubs", "TodoCore", "Harness", "HarnessSystem", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "StubsTests",
+            // stub-threads-fixture: the process StubServerThreadCountTests counts the threads of.
+            dependencies: ["Stubs", "TodoCore", "Harness", "HarnessSystem", "TestSupport", "stub-threads-fixture"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,5 @@
 import Foundation
 import HarnessSystem
-import Synchronization
 
 /// An HTTP/1.1 stub server for tests, listening on loopback: WireMock in Swift.
 ///
@@ -14,7 +13,8 @@ import Synchronization
 /// ```
 ///
 /// Safe to use from many threads and tasks at once: all state sits behind one lock and the
-/// connections are served by one event-loop thread with non-blocking sockets.
+/// connections are served with non-blocking sockets on the process's one event loop, which
+/// every server shares (a server starts no thread).
 ///
 /// Stub selection: among matching stubs with uses left, the lowest `priority` number wins
 /// (1 beats 5, like WireMock; the default is 5); among equal priorities the stub added last wins.
@@ -56,8 +56,8 @@ public final class StubServer: Sendable {
     /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.
     public let baseURL: URL
     let core: StubServerCore
-    private let loop: EventLoop
-    private let stopped = Mutex(false)
+    private let driver: ConnectionDriver
+    private let stopped = Locked(false)
 
     /// Starts listening on `host`:`port` (0 picks a free port) and serving at once.
     public init(host: StubHost = .loopbackIPv4, port: UInt16 = 0, options: Options = Options()) throws {
@@ -80,43 +80,40 @@ public final class StubServer: Sendable {
         }
         let core = StubServerCore(options: options)
         let limits = HTTPRequestParser.Limits(maxHeaderBytes: options.maxHeaderBytes, maxBodyBytes: options.maxBodyBytes)
-        let loop: EventLoop
-        do throws(SystemError) {
-            loop = try EventLoop(listener: fd, handler: core, limits: limits, lingerTimeout: options.lingerTimeout)
-        } catch {
-            Posix.closeIgnoringErrors(fd)
-            throw StubServerError.cannotListen(host: host.address, port: port, error)
-        }
-        core.loop = loop
+        let driver = ConnectionDriver(listener: fd, handler: core, limits: limits, lingerTimeout: options.lingerTimeout)
+        // Weak: the driver holds the core; a stub removed after the server is gone releases nothing.
+        core.whenStubsRemoved { [weak driver] ids in driver?.releaseHangs(ids) }
         self.core = core
-        self.loop = loop
+        self.driver = driver
         self.host = host
         self.port = boundPort
         self.baseURL = URL(string: "http://\(host.urlHost):\(boundPort)")!
-        loop.start(name: "StubServer :\(boundPort)")
+        driver.start()
     }
 
     deinit { stop() }
 
     /// Stops serving: closes the listener (freeing the port) and every open connection (hangs
     /// included), and fails pending `waitForRequest` calls. Idempotent; also runs on deinit.
+    ///
+    /// Blocks the caller until the event loop closed them (at once when called on the loop).
     public func stop() {
         let wasStopped = stopped.withLock { stopped -> Bool in
             defer { stopped = true }
             return stopped
         }
         guard !wasStopped else { return }
-        loop.stopAndWait()
+        driver.stop()
         core.failWaitersOnStop()
     }
 
     /// How many client connections are open right now (hanging ones included).
-    public var openConnectionCount: Int { loop.gauge.value }
+    public var openConnectionCount: Int { driver.gauge.value }
 
     /// Blocks until exactly `count` client connections are open; false after `timeout`, which
     /// only catches a hang (10 s ran out once while a loaded machine closed 400 connections).
     func waitUntilOpenConnections(_ count: Int, timeout: TimeInterval = 60) -> Bool {
-        loop.gauge.wait(timeout: timeout) { $0 == count }
+        driver.gauge.wait(timeout: timeout) { $0 == count }
     }
 
     /// Whether `stop()` was called.

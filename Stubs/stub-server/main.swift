@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HarnessSystem
 import Stubs
@@ -61,22 +60,15 @@ struct StubServerCommand {
     }
 }
 
-/// The signal handler: stop serving, exit 0. Made outside top-level code so it is not main-actor isolated.
-func stopHandler(for server: StubServer) -> @Sendable () -> Void {
-    {
-        server.stop()
-        exit(0)
-    }
-}
-
 func writeError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 // SIGINT and SIGTERM: a plain handler, installed before anything is printed, writes one byte to
-// a pipe that a thread waits on. Installing it is synchronous (a dispatch signal source registers
-// asynchronously, and SIG_IGN in the meantime would drop an early signal), and the signals are
-// unblocked too because a parent may have spawned us with them blocked.
+// a pipe that the main thread waits on (the server itself runs on the process's event loop).
+// Installing it is synchronous (a dispatch signal source registers asynchronously, and SIG_IGN
+// in the meantime would drop an early signal), and the signals are unblocked too because a
+// parent may have spawned us with them blocked.
 let signalPipe: Int32
 do {
     signalPipe = try Posix.installSignalPipe(for: [SIGINT, SIGTERM])
@@ -119,14 +111,11 @@ do {
 }
 server.loadMappings(mappings)
 
-let signalThread = Thread { [server] in
-    Posix.waitForByte(signalPipe)
-    stopHandler(for: server)()
-}
-signalThread.name = "stub-server.signals"
-signalThread.start()
-
 // Unbuffered, so a script reading the first line sees it at once.
 FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
 writeError("stub-server: serving \(mappings.count) mapping(s) from \(command.mappings.path) at \(server.baseURL.absoluteString)")
-dispatchMain()
+
+// The main thread has nothing else to do: it waits for the signal, then stops serving.
+Posix.waitForByte(signalPipe)
+server.stop()
+exit(0)

@@ -39,13 +39,14 @@ import HarnessCore
 
     @Test func stopsCleanlyOnSIGINTWhileAClientHangs() async throws {
         let server = try await Self.start(["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path, "--port", "0"])
-        let client = try await offPool { () -> RawClientToURL in
-            let client = try RawClientToURL(server.baseURL)
-            try client.raw.send("GET /hang HTTP/1.1\r\n\r\n")
-            return client
+        let url = server.baseURL
+        let closed = try await offPool { () -> Bool in
+            let client = try RawClient(host: StubHost(url.host ?? "127.0.0.1"), port: UInt16(url.port ?? 80))
+            try client.send("GET /hang HTTP/1.1\r\n\r\n")
+            server.signal(SIGINT)
+            return try client.readToEnd(timeout: StubServerProcess.patience).isEmpty
         }
-        let status = try await server.stop(signal: SIGINT)
-        let closed = try await offPool { try client.raw.readToEnd(timeout: StubServerProcess.patience).isEmpty }
+        let status = try await server.waitForExit()
         #expect(status == .exited(0))
         #expect(closed, "the hanging connection is closed")
     }
@@ -113,15 +114,3 @@ import HarnessCore
         #expect(output.stdout.isEmpty)
     }
 }
-
-/// A raw client connected to a URL's host and port. Used by one thread at a time, handed
-/// from one `offPool` call to the next.
-struct RawClientToURL: @unchecked Sendable {
-    let raw: RawClient
-
-    init(_ url: URL) throws {
-        // RawClient connects to a StubServer; build an equivalent address.
-        raw = try RawClient(host: StubHost(url.host ?? "127.0.0.1"), port: UInt16(url.port ?? 80))
-    }
-}
-

@@ -10,38 +10,41 @@ import HarnessSystem
 @Suite struct StubServerPortReuseTests {
     /// Spawns `/bin/true` over and over on a thread of its own until stopped, or until a spawn
     /// fails (the error is kept for the test to report; a crash would lose the whole run).
-    final class Spawner: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stopped = false
-        private var spawned = 0
-        private var failure: String?
-        private let done = DispatchSemaphore(value: 0)
+    final class Spawner: Sendable {
+        private struct State {
+            var stopped = false
+            var finished = false
+            var spawned = 0
+            var failure: String?
+        }
+
+        private let state = Locked(State())
 
         func start() {
-            Thread {
-                defer { self.done.signal() }
+            Thread { [state] in
+                defer { state.withLockNotifying { $0.finished = true } }
                 do {
                     let null = try Posix.openForReading("/dev/null")
                     defer { Posix.closeIgnoringErrors(null) }
-                    while !self.lock.withLock({ self.stopped }) {
+                    while !state.withLock({ $0.stopped }) {
                         let pid = try Posix.spawnWithPipes(
                             path: "/bin/true", arguments: ["true"], environment: [], workingDirectory: nil,
                             standardInput: null, standardOutput: null, standardError: null)
                         _ = try Posix.waitForTermination(pid)
-                        self.lock.withLock { self.spawned += 1 }
+                        state.withLock { $0.spawned += 1 }
                     }
                 } catch {
-                    self.lock.withLock { self.failure = "spawning /bin/true failed: \(error)" }
+                    state.withLock { $0.failure = "spawning /bin/true failed: \(error)" }
                 }
             }.start()
         }
 
         /// Stops the thread and returns how many programs it spawned and why it stopped early,
-        /// if it did. Call once.
+        /// if it did.
         func stop() -> (spawned: Int, failure: String?) {
-            lock.withLock { stopped = true }
-            done.wait()
-            return lock.withLock { (spawned, failure) }
+            state.withLock { $0.stopped = true }
+            state.wait(until: { $0.finished })
+            return state.withLock { ($0.spawned, $0.failure) }
         }
     }
 

@@ -1,5 +1,10 @@
+import HarnessSystem
+
 /// `waitForRequest(matching:timeout:)` ran out of time or its server stopped.
-public struct WaitTimeoutError: Error, Sendable, CustomStringConvertible {
+///
+/// A timeout carries the package's one timeout payload (``waitTimeout``): the pattern awaited,
+/// the timeout and the last requests journaled; it is nil when the server stopped instead.
+public struct WaitTimeoutError: WaitTimeoutCarrying, Sendable, CustomStringConvertible {
     /// What was awaited.
     public let pattern: RequestPattern
     /// The timeout.
@@ -14,5 +19,17 @@ public struct WaitTimeoutError: Error, Sendable, CustomStringConvertible {
         let reason = serverStopped ? "the server stopped" : "no request arrived within \(timeout)"
         let report = StubVerificationError(pattern: pattern, expected: .atLeast(1), actualCount: 0, received: received)
         return "Waiting for a request matching \(pattern) failed: \(reason).\n\n" + report.description
+    }
+
+    /// The timeout as every module reports it (nil when the server stopped): `lastSeen` lists
+    /// the last 5 requests journaled, oldest first (`#1 GET /todo (no stub matched)`), or says
+    /// none was.
+    public var waitTimeout: WaitTimeout? {
+        guard !serverStopped else { return nil }
+        let shown = received.suffix(5).map(\.description)
+        let lastSeen = received.isEmpty
+            ? "no request journaled"
+            : (received.count > shown.count ? "… \(received.count - shown.count) more, " : "") + shown.joined(separator: ", ")
+        return WaitTimeout(awaited: "a request matching \(pattern)", timeout: timeout, lastSeen: lastSeen)
     }
 }

@@ -103,12 +103,12 @@ enum MappingWriter {
         return .object(object)
     }
 
-    nonisolated(unsafe) private static let dateFormatter: ISO8601DateFormatter = {
+    /// One formatter, used under its lock (a formatter is not safe to share between threads).
+    private static let dateFormatter: Locked<ISO8601DateFormatter> = {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
+        return Locked(formatter)
     }()
-    private static let dateLock = NSLock()
 
     static func json(_ request: RecordedRequest) -> JSONValue {
         var headers: [String: JSONValue] = [:]
@@ -119,7 +119,7 @@ enum MappingWriter {
                 headers[field.name] = .string(field.value)
             }
         }
-        let date = dateLock.withLock { dateFormatter.string(from: request.receivedAt) }
+        let date = dateFormatter.withLock { $0.string(from: request.receivedAt) }
         var object: [String: JSONValue] = [
             "sequenceNumber": .number(Double(request.sequenceNumber)),
             "method": .string(request.method),

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
+import HarnessSystem
 
 /// Compiled regular expressions, shared and compiled once.
 enum RegexCache {
-    private static let cache = Mutex<[String: NSRegularExpression]>([:])
+    private static let cache = Locked<[String: NSRegularExpression]>([:])
 
     /// The compiled `pattern`, or the compile error's description.
     static func compile(_ pattern: String) -> Result<NSRegularExpression, RegexError> {

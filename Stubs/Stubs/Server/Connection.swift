@@ -9,7 +9,7 @@ struct RequestAnswer {
     var recorded: RecordedRequest?
 }
 
-/// Decides answers; implemented by the server core. Called on the event-loop thread only.
+/// Decides answers; implemented by the server core. Called on the event loop only.
 protocol RequestHandling: AnyObject, Sendable {
     /// Journals and matches a complete request.
     func answer(_ request: HTTPRequest) -> RequestAnswer
@@ -17,7 +17,8 @@ protocol RequestHandling: AnyObject, Sendable {
     func answerAgain(_ recorded: RecordedRequest) -> RequestAnswer
 }
 
-/// One accepted client connection and its progress. Owned by the event loop thread.
+/// One accepted client connection and its progress. Loop-owned: only its `ConnectionDriver`
+/// touches it, on the event loop.
 final class Connection {
     /// A unit of output work, done in order.
     enum Step {
@@ -49,6 +50,10 @@ final class Connection {
 
     let id: UInt64
     let fd: Int32
+    /// Its registration with the event loop (nil once closed).
+    var watch: EventLoop.Watch?
+    /// What the watch waits for now.
+    var interest = Posix.PollEvents(rawValue: 0)
     var input = InputBuffer()
     var parser: HTTPRequestParser
     var output: [UInt8] = []
@@ -63,10 +68,10 @@ final class Connection {
     var currentRequest: HTTPRequest?
     var currentRecorded: RecordedRequest?
     var hangingStubID: StubID?
-    /// The one timer a connection can have: when it fires (monotonic ns) and what it does.
-    var deadline: UInt64?
+    /// The one timer a connection can have, and what it does when it fires.
+    var timer: EventLoop.Timer?
     var deadlineAction: DeadlineAction = .resume
-    
+
     /// What a connection's timer does.
     enum DeadlineAction {
         /// End a pause (delay or throttle interval).

@@ -1,34 +1,22 @@
 import Foundation
+import HarnessSystem
 
-/// The number of open client connections, readable from any thread and awaitable with a
-/// condition variable (no polling).
-final class ConnectionGauge: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var count = 0
+/// The number of open client connections, readable from any thread and awaitable (a blocking
+/// wait on the lock's condition, no polling).
+final class ConnectionGauge: Sendable {
+    private let count = Locked(0)
 
     /// The current count.
-    var value: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return count
-    }
+    var value: Int { count.withLock { $0 } }
 
     /// Adds `delta` and wakes waiters.
     func add(_ delta: Int) {
-        condition.lock()
-        count += delta
-        condition.broadcast()
-        condition.unlock()
+        count.withLockNotifying { $0 += delta }
     }
 
     /// Blocks until the count satisfies `predicate` or `timeout` passes; returns whether it did.
+    /// Only for threads that may block (never the event loop).
     func wait(timeout: TimeInterval, until predicate: (Int) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !predicate(count) {
-            if !condition.wait(until: deadline) { return predicate(count) }
-        }
-        return true
+        count.wait(until: { predicate($0) }, deadline: MonotonicClock.deadline(after: .seconds(timeout)))
     }
 }

@@ -1,40 +1,44 @@
 import Foundation
 import HarnessSystem
-import Synchronization
 
-/// The state behind a `StubServer`: stubs, journal and waiters, guarded by one lock.
+/// The state behind a `StubServer`: stubs, journal and waiters.
 ///
-/// The event loop calls `answer(_:)` on its thread; tests call the rest from any thread or task.
-final class StubServerCore: RequestHandling, @unchecked Sendable {
-    struct Waiter {
-        let pattern: RequestPattern
-        let timeout: Duration
-        let continuation: CheckedContinuation<RecordedRequest, Error>
-    }
-
+/// The connection driver calls `answer(_:)` and `answerAgain(_:)` on the event loop; tests call
+/// the rest from any thread or task. The state is one lock's; `waitForRequest` calls wait in
+/// the package's `WaiterTable`, whose lock is taken inside this one, never around it.
+final class StubServerCore: RequestHandling, Sendable {
     struct State {
         var registry = StubRegistry()
         var journal: [RecordedRequest] = []
         var nextSequenceNumber = 1
-        var waiters: [UInt64: Waiter] = [:]
-        var cancelledWaiters: Set<UInt64> = []
-        var nextWaiterID: UInt64 = 0
         var isStopped = false
         /// The stubs of the mapping file, restored by `POST /__admin/reset` (standalone server).
         var initialMappings: [StubMapping] = []
+        /// Re-matches the requests hanging on removed or replaced stubs (the server's
+        /// connection driver); called outside the lock.
+        var releaseHangs: (@Sendable (Set<StubID>) -> Void)?
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     let options: StubServer.Options
-    /// Set once by `StubServer.init` before the loop starts, never changed afterwards (so reads
-    /// from any thread are safe). After stop, commands sent to the loop are ignored.
-    var loop: EventLoop?
+    /// The pending `waitForRequest` calls, each with the pattern it waits for.
+    private let waiters = WaiterTable<RequestPattern, RecordedRequest>()
 
     init(options: StubServer.Options) {
         self.options = options
+        waiters.describeTimeouts(with: self) { core, waiter in
+            WaitTimeoutError(
+                pattern: waiter.condition, timeout: waiter.timeout ?? .zero,
+                received: core.state.withLock { $0.journal }, serverStopped: false)
+        }
     }
 
-    // MARK: - RequestHandling (event-loop thread)
+    /// Sets who re-matches the requests hanging on removed stubs (once, before serving).
+    func whenStubsRemoved(_ release: @escaping @Sendable (Set<StubID>) -> Void) {
+        state.withLock { $0.releaseHangs = release }
+    }
+
+    // MARK: - RequestHandling (event loop)
 
     func answer(_ request: HTTPRequest) -> RequestAnswer {
         let incoming = RecordedRequest(
@@ -44,23 +48,23 @@ final class StubServerCore: RequestHandling, @unchecked Sendable {
         if options.enablesAdminAPI && (incoming.path == "/__admin" || incoming.path.hasPrefix("/__admin/")) {
             return RequestAnswer(behaviour: .respond(AdminAPI.respond(to: incoming, core: self)), stubID: nil, recorded: nil)
         }
-        var resumed: [(CheckedContinuation<RecordedRequest, Error>, RecordedRequest)] = []
-        let answer = state.withLock { state -> RequestAnswer in
+        let (answer, satisfied) = state.withLock { state -> (RequestAnswer, [WaiterTable<RequestPattern, RecordedRequest>.Waiter]) in
             let match = state.registry.match(incoming)
             let recorded = incoming.answered(by: match?.0, sequenceNumber: state.nextSequenceNumber)
             state.nextSequenceNumber += 1
             state.journal.append(recorded)
-            for (id, waiter) in state.waiters where waiter.pattern.matches(recorded) {
-                resumed.append((waiter.continuation, recorded))
-                state.waiters[id] = nil
-            }
+            let satisfied = waiters.removeAll { $0.condition.matches(recorded) }
             if let (id, behaviour) = match {
-                return RequestAnswer(behaviour: behaviour, stubID: id, recorded: recorded)
+                return (RequestAnswer(behaviour: behaviour, stubID: id, recorded: recorded), satisfied)
             }
             let report = state.registry.nearMissReport(for: recorded)
-            return RequestAnswer(behaviour: .respond(.text(report.description + "\n", status: 404)), stubID: nil, recorded: recorded)
+            let answer = RequestAnswer(
+                behaviour: .respond(.text(report.description + "\n", status: 404)), stubID: nil, recorded: recorded)
+            return (answer, satisfied)
         }
-        for (continuation, recorded) in resumed { continuation.resume(returning: recorded) }
+        if let recorded = answer.recorded {
+            for waiter in satisfied { waiter.resume(returning: recorded) }
+        }
         return answer
     }
 
@@ -87,18 +91,18 @@ final class StubServerCore: RequestHandling, @unchecked Sendable {
             state.registry.add(id: id, pattern: pattern, behaviour: behaviour, priority: priority, uses: uses)
             return existed
         }
-        if replaced { loop?.submit(.releaseHangs([id])) }
+        if replaced { releaseHangs([id]) }
     }
 
     func removeStub(_ id: StubID) -> Bool {
         let removed = state.withLock { $0.registry.remove(id) }
-        if removed { loop?.submit(.releaseHangs([id])) }
+        if removed { releaseHangs([id]) }
         return removed
     }
 
     func removeAllStubs() {
         let ids = state.withLock { $0.registry.removeAll() }
-        if !ids.isEmpty { loop?.submit(.releaseHangs(Set(ids))) }
+        if !ids.isEmpty { releaseHangs(Set(ids)) }
     }
 
     func clearJournal() {
@@ -108,63 +112,44 @@ final class StubServerCore: RequestHandling, @unchecked Sendable {
         }
     }
 
-    // MARK: - Waiting
-
-    func waitForRequest(matching pattern: RequestPattern, timeout: Duration) async throws -> RecordedRequest {
-        let waiterID = state.withLock { state -> UInt64 in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RecordedRequest, Error>) in
-                let immediate = state.withLock { state -> Result<RecordedRequest, Error>? in
-                    if let found = state.journal.first(where: pattern.matches) { return .success(found) }
-                    if state.cancelledWaiters.remove(waiterID) != nil { return .failure(CancellationError()) }
-                    if state.isStopped {
-                        return .failure(WaitTimeoutError(pattern: pattern, timeout: timeout, received: state.journal, serverStopped: true))
-                    }
-                    state.waiters[waiterID] = Waiter(pattern: pattern, timeout: timeout, continuation: continuation)
-                    return nil
-                }
-                if let immediate {
-                    continuation.resume(with: immediate)
-                    return
-                }
-                let nanoseconds = Int(min(timeout.clampedNanoseconds, UInt64(Int.max / 2)))
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-                    self?.finishWaiter(waiterID) { waiter, journal in
-                        WaitTimeoutError(pattern: waiter.pattern, timeout: waiter.timeout, received: journal, serverStopped: false)
-                    }
-                }
-            }
-        } onCancel: {
-            let found = finishWaiter(waiterID) { _, _ in CancellationError() }
-            if !found { state.withLock { _ = $0.cancelledWaiters.insert(waiterID) } }
-        }
+    private func releaseHangs(_ ids: Set<StubID>) {
+        state.withLock { $0.releaseHangs }?(ids)
     }
 
-    /// Fails a waiter if it is still waiting; returns whether it was.
-    @discardableResult
-    private func finishWaiter(_ id: UInt64, error: (Waiter, [RecordedRequest]) -> Error) -> Bool {
-        let removed = state.withLock { state -> (Waiter, [RecordedRequest])? in
-            guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
-            return (waiter, state.journal)
+    // MARK: - Waiting
+
+    /// - Parameter afterInserting: called once the wait is in the table (it did not find its
+    ///   request journaled), for tests that must act while it is pending.
+    func waitForRequest(
+        matching pattern: RequestPattern, timeout: Duration, afterInserting: (() -> Void)? = nil
+    ) async throws -> RecordedRequest {
+        try await waiters.wait(description: "a request matching \(pattern)", timeout: timeout) { registration in
+            let outcome = state.withLock { state -> Result<RecordedRequest, any Error>? in
+                if let found = state.journal.first(where: pattern.matches) { return .success(found) }
+                if state.isStopped {
+                    return .failure(WaitTimeoutError(pattern: pattern, timeout: timeout, received: state.journal, serverStopped: true))
+                }
+                // Under the lock: a request journaled from now on finds the waiter.
+                waiters.insert(registration, pattern)
+                return nil
+            }
+            if let outcome { registration.resume(with: outcome) }
+        } afterInserting: { _ in
+            afterInserting?()
         }
-        guard let (waiter, journal) = removed else { return false }
-        waiter.continuation.resume(throwing: error(waiter, journal))
-        return true
     }
 
     /// Marks the core stopped and fails every waiter.
     func failWaitersOnStop() {
-        let waiters = state.withLock { state -> ([Waiter], [RecordedRequest]) in
+        let (stopped, journal) = state.withLock { state in
             state.isStopped = true
-            defer { state.waiters.removeAll() }
-            return (Array(state.waiters.values), state.journal)
+            state.releaseHangs = nil
+            return (waiters.removeAll(), state.journal)
         }
-        for waiter in waiters.0 {
-            waiter.continuation.resume(throwing: WaitTimeoutError(
-                pattern: waiter.pattern, timeout: waiter.timeout, received: waiters.1, serverStopped: true
+        waiters.close()
+        for waiter in stopped {
+            waiter.resume(throwing: WaitTimeoutError(
+                pattern: waiter.condition, timeout: waiter.timeout ?? .zero, received: journal, serverStopped: true
             ))
         }
     }

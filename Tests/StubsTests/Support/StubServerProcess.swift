@@ -1,8 +1,8 @@
 import Foundation
 import Harness
 import HarnessCore
+import HarnessSystem
 @testable import Stubs
-import Synchronization
 
 /// The standalone `stub-server` executable running as a subprocess of the test.
 ///
@@ -32,8 +32,7 @@ final class StubServerProcess: Sendable {
             if stream == .standardOutput { firstLine.append(bytes) }
         }
         session = try PipedSession.launch(configuration)
-        guard firstLine.read.wait(timeout: .now() + Self.patience) == .success,
-              let line = firstLine.line, let url = URL(string: line), url.scheme == "http"
+        guard let line = firstLine.wait(timeout: .seconds(Self.patience)), let url = URL(string: line), url.scheme == "http"
         else {
             session.terminate(grace: .zero)
             let errors = String(decoding: session.standardErrorSoFar, as: UTF8.self)
@@ -44,12 +43,24 @@ final class StubServerProcess: Sendable {
 
     /// Sends `signal` and waits for the exit.
     func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = StubServerProcess.patience) async throws -> HarnessCore.ExitStatus {
+        self.signal(signal)
+        return try await waitForExit(timeout: timeout, after: "signal \(signal)")
+    }
+
+    /// Sends `signal` (from any thread).
+    func signal(_ signal: Int32) {
         kill(session.pid, signal)
+    }
+
+    /// Waits for the exit (a signal sent before, `after` says which, for the message).
+    func waitForExit(
+        timeout: TimeInterval = StubServerProcess.patience, after cause: String = "the signal"
+    ) async throws -> HarnessCore.ExitStatus {
         do {
             return try await session.waitForExit(timeout: .seconds(timeout)).status
         } catch {
             session.terminate(grace: .zero)
-            throw Failure(description: "stub-server did not exit within \(timeout) s of signal \(signal)")
+            throw Failure(description: "stub-server did not exit within \(timeout) s of \(cause)")
         }
     }
 
@@ -58,21 +69,16 @@ final class StubServerProcess: Sendable {
 
 /// The first line the stub server prints, gathered from its output as it comes.
 private final class FirstLine: Sendable {
-    private let bytes = Mutex<[UInt8]>([])
-    let read = DispatchSemaphore(value: 0)
+    private let bytes = Locked<[UInt8]>([])
 
     func append(_ chunk: [UInt8]) {
-        let complete = bytes.withLock { bytes -> Bool in
-            let had = bytes.contains(10)
-            bytes += chunk
-            return !had && bytes.contains(10)
-        }
-        if complete { read.signal() }
+        bytes.withLockNotifying { $0 += chunk }
     }
 
-    var line: String? {
-        bytes.withLock { bytes in
-            bytes.contains(10) ? String(decoding: bytes.prefix { $0 != 10 }, as: UTF8.self) : nil
-        }
+    /// Blocks until a whole line arrived and returns it; nil after `timeout`.
+    func wait(timeout: Duration) -> String? {
+        let deadline = MonotonicClock.deadline(after: timeout)
+        guard bytes.wait(until: { $0.contains(10) }, deadline: deadline) else { return nil }
+        return bytes.withLock { String(decoding: $0.prefix { $0 != 10 }, as: UTF8.self) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import HarnessSystem
 import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -42,19 +43,17 @@ func fetch(
 /// request is in flight: the request leaves even while every thread of Swift's cooperative
 /// pool is busy with other tests (an `async let` or `Task` would first need one of them).
 final class RequestOnOwnThread: Sendable {
-    private let finished = DispatchSemaphore(value: 0)
-    private let result = Outcome()
-
-    /// The request's outcome, written once by the URLSession callback.
-    private final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: Result<(Data, HTTPURLResponse), any Error>?
-        func set(_ value: Result<(Data, HTTPURLResponse), any Error>) { lock.withLock { stored = value } }
-        func get() throws -> (Data, HTTPURLResponse) { try lock.withLock { stored! }.get() }
+    private struct State {
+        /// The request's outcome, written once by the URLSession callback.
+        var outcome: Result<(Data, HTTPURLResponse), any Error>?
+        /// The session was invalidated after the outcome came: the thread is done.
+        var isFinished = false
     }
 
+    private let state = Locked(State())
+
     init(_ url: URL, timeout: TimeInterval = 10) {
-        let thread = Thread { [finished, result] in
+        let thread = Thread { [state] in
             let session = makeSession(timeout: timeout)
             session.dataTask(with: url) { data, response, error in
                 let outcome: Result<(Data, HTTPURLResponse), any Error>
@@ -65,12 +64,11 @@ final class RequestOnOwnThread: Sendable {
                 } else {
                     outcome = .failure(RawClient.Failure(description: "not an HTTP response"))
                 }
-                result.set(outcome)
-                finished.signal()
+                state.withLockNotifying { $0.outcome = outcome }
             }.resume()
-            finished.wait()
+            state.wait(until: { $0.outcome != nil })
             session.finishTasksAndInvalidate()
-            finished.signal()
+            state.withLockNotifying { $0.isFinished = true }
         }
         thread.start()
     }
@@ -78,9 +76,9 @@ final class RequestOnOwnThread: Sendable {
     /// The response, once the request ended.
     var value: (Data, HTTPURLResponse) {
         get async throws {
-            try await BlockingWork.run { [finished, result] in
-                finished.wait()
-                return try result.get()
+            try await BlockingWork.run { [state] in
+                state.wait(until: { $0.isFinished })
+                return try state.withLock { $0.outcome! }.get()
             }
         }
     }
