@@ -33,6 +33,10 @@ final class FixtureState: @unchecked Sendable {
 @main
 struct BridgeFixtureApp {
     static func main() {
+        // `thread-scaling N`: the transport's thread count with one and with N connections.
+        if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "thread-scaling" {
+            ThreadScalingReport.run(pairs: Int(CommandLine.arguments[2]) ?? 0)
+        }
         // `BRIDGE_FIXTURE_NO_HOST=1`: an app that never connects; it shows its arguments and waits.
         if ProcessInfo.processInfo.environment["BRIDGE_FIXTURE_NO_HOST"] == "1" {
             print("not connecting: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
