@@ -27,6 +27,9 @@ enum ThreadScalingReport {
         }
         defer { _ = try? FileManager.default.removeItem(atPath: directory) }
         let counters = Counters()
+        // The event loop's own descriptors (its poller, its wake-up pipe) belong to the process,
+        // not to a connection: started before the count.
+        EventLoop.shared.submitAndWait {}
         let fdsBefore = Posix.openDescriptors().count
         var connections: [FrameConnection] = []
         connections += openPairs(0..<1, in: directory, counters: counters)
@@ -54,15 +57,15 @@ enum ThreadScalingReport {
             let accepted = Locked<Result<Int32, SystemError>?>(nil)
             do {
                 let listener = try UnixListener(path: path)
-                listener.acceptOne(threadName: "accept") { result in accepted.withLockNotifying { $0 = result } }
+                listener.acceptOne { result in accepted.withLockNotifying { $0 = result } }
                 let clientFD = try UnixSocket.connect(path: path)
                 guard accepted.wait(until: { $0 != nil }, deadline: MonotonicClock.deadline(after: patience)) else {
                     fail("pair \(index): no connection accepted within \(patience)")
                 }
                 let serverFD = try accepted.withLock { $0! }.get()
                 for fd in [serverFD, clientFD] {
-                    let connection = try FrameConnection(
-                        fd: fd, threadName: "io",
+                    let connection = FrameConnection(
+                        fd: fd,
                         onMessage: { _ in counters.received.withLockNotifying { $0 += 1 } },
                         onClose: { _ in counters.closed.withLockNotifying { $0 += 1 } })
                     connection.start()
