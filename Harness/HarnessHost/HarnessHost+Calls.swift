@@ -17,15 +17,15 @@ extension HarnessHost {
         static let all = [echo, names, spyCalls, spyCount]
     }
 
-    /// Handles one incoming message, on the bridge thread.
+    /// Handles one incoming message, on the event loop.
     func receive(_ message: BridgeMessage) {
         switch message {
         case .call(let id, let name, let params):
             serve(id: id, name: name, params: params)
         case .goodbye:
-            lock.withLock { connection }?.close(reason: "the harness said goodbye")
+            state.withLock { $0.connection }?.close(reason: "the harness said goodbye")
         default:
-            lock.withLock { connection }?.close(reason: "unexpected '\(message.typeName)' from the harness")
+            state.withLock { $0.connection }?.close(reason: "unexpected '\(message.typeName)' from the harness")
         }
     }
 
@@ -34,8 +34,8 @@ extension HarnessHost {
             reply(id: id, builtIn)
             return
         }
-        guard let entry = lock.withLock({ entries[name] }) else {
-            let available = lock.withLock { entries.keys.sorted() }
+        guard let entry = state.withLock({ $0.entries[name] }) else {
+            let available = state.withLock { $0.entries.keys.sorted() }
             reply(id: id, .failure(RemoteError(
                 .unknownName, "the app exposes no probe or handler named '\(name)'", available: available)))
             return
@@ -51,10 +51,10 @@ extension HarnessHost {
     private func builtIn(name: String, params: RawJSON) -> Result<RawJSON, RemoteError>? {
         switch name {
         case BuiltIn.names:
-            let (probes, handlers, spies) = lock.withLock {
-                (entries.filter { $0.value.kind == .probe }.keys.sorted(),
-                 entries.filter { $0.value.kind == .handler }.keys.sorted(),
-                 spyValues.keys.sorted())
+            let (probes, handlers, spies) = state.withLock { state in
+                (state.entries.filter { $0.value.kind == .probe }.keys.sorted(),
+                 state.entries.filter { $0.value.kind == .handler }.keys.sorted(),
+                 state.spyValues.keys.sorted())
             }
             return Self.encodeResult(["probes": probes, "handlers": handlers, "spies": spies, "builtIns": BuiltIn.all])
         case BuiltIn.spyCalls, BuiltIn.spyCount:
@@ -63,7 +63,7 @@ extension HarnessHost {
             case .success(let value): spyName = value.name
             case .failure(let error): return .failure(error)
             }
-            let (values, available) = lock.withLock { (spyValues[spyName], spyValues.keys.sorted()) }
+            let (values, available) = state.withLock { ($0.spyValues[spyName], $0.spyValues.keys.sorted()) }
             guard let values else {
                 return .failure(RemoteError(.unknownName, "the app has no spy named '\(spyName)'", available: available))
             }
@@ -84,8 +84,8 @@ extension HarnessHost {
     }
 
     private func reply(id: UInt64, _ result: Result<RawJSON, RemoteError>) {
-        lock.withLock {
-            guard let connection else { return }
+        state.withLock { state in
+            guard let connection = state.connection else { return }
             let frame: [UInt8]
             do {
                 frame = try BridgeFrame.encode(.reply(id: id, result: result), maxFrameSize: maxFrameSize)

@@ -6,8 +6,8 @@ extension HarnessHost {
 
     /// Declares a spy; tests read its values with `__spy.calls` / `AppBridge.spy`.
     public func spy<Value: Encodable>(_ name: String, of type: Value.Type = Value.self) -> Spy<Value> {
-        lock.withLock {
-            if spyValues[name] == nil { spyValues[name] = [] }
+        state.withLock { state in
+            if state.spyValues[name] == nil { state.spyValues[name] = [] }
         }
         return Spy(name: name, host: self)
     }
@@ -15,25 +15,26 @@ extension HarnessHost {
     func record<Value: Encodable>(spy name: String, value: Value) {
         let raw: RawJSON
         do { raw = try RawJSON(encoding: value) } catch {
-            lock.withLock { oversizedDrops += 1 }
+            state.withLock { $0.oversizedDrops += 1 }
             return
         }
-        lock.withLock {
-            let index = UInt64(spyValues[name, default: []].count)
-            spyValues[name, default: []].append(raw)
-            sendLocked(.record(spy: name, index: index, value: raw))
+        state.withLock { state in
+            let index = UInt64(state.spyValues[name, default: []].count)
+            state.spyValues[name, default: []].append(raw)
+            send(.record(spy: name, index: index, value: raw), &state)
         }
     }
 
     func spyCount(_ name: String) -> Int {
-        lock.withLock { spyValues[name]?.count ?? 0 }
+        state.withLock { $0.spyValues[name]?.count ?? 0 }
     }
 
     // MARK: - Probes and handlers
 
     /// Declares a probe: a call named `name` that returns `read()`.
     ///
-    /// `read` runs on the bridge thread: it must be thread-safe.
+    /// `read` runs on the thread serving the bridge (the event loop's): it must be thread-safe
+    /// and must not block.
     public func probe<Value: Encodable & SendableMetatype>(_ name: String, _ read: @escaping @Sendable () throws -> Value) {
         register(name, CallEntry(kind: .probe, body: .sync { _ in
             do { return Self.encodeResult(try read()) } catch {
@@ -44,7 +45,8 @@ extension HarnessHost {
 
     /// Declares a handler: a call named `name` whose params decode as `Params`.
     ///
-    /// `body` runs on the bridge thread, one call at a time: it must be thread-safe.
+    /// `body` runs on the thread serving the bridge (the event loop's), one call at a time: it
+    /// must be thread-safe and must not block.
     public func handle<Params: Decodable & SendableMetatype, Output: Encodable & SendableMetatype>(
         _ name: String, as type: Params.Type, _ body: @escaping @Sendable (Params) throws -> Output
     ) {
@@ -95,23 +97,23 @@ extension HarnessHost {
     /// Each event gets the next sequence number; a gap in the numbers tells the
     /// harness that events were dropped. Never blocks.
     public func publish<Value: Encodable>(_ event: String, _ value: Value) {
-        guard lock.withLock({ connection != nil }) else { return }
+        guard state.withLock({ $0.connection != nil }) else { return }
         let raw: RawJSON
         do { raw = try RawJSON(encoding: value) } catch {
-            lock.withLock { oversizedDrops += 1 }
+            state.withLock { $0.oversizedDrops += 1 }
             return
         }
-        lock.withLock {
-            let sequence = nextEventSequence
-            nextEventSequence += 1
-            sendLocked(.event(seq: sequence, name: event, value: raw))
+        state.withLock { state in
+            let sequence = state.nextEventSequence
+            state.nextEventSequence += 1
+            send(.event(seq: sequence, name: event, value: raw), &state)
         }
     }
 
     // MARK: - Helpers
 
     private func register(_ name: String, _ entry: CallEntry) {
-        lock.withLock { entries[name] = entry }
+        state.withLock { $0.entries[name] = entry }
     }
 
     static func decodeParams<Params: Decodable>(

@@ -20,14 +20,15 @@ import HarnessWire
 /// }
 /// ```
 ///
-/// Threading: probes and synchronous handlers run on the host's bridge thread, one
-/// at a time; make them thread-safe (a lock, or hop to your own queue). Async handlers
-/// run in a detached task. `publish`, `Spy.record`, `ready` and `close` may be called
+/// Threading: probes and synchronous handlers run on the thread that serves the bridge (the
+/// process's one event loop thread, started with the connection), one at a time; make them
+/// thread-safe (a lock, or hop to your own queue) and keep them short: they must not block.
+/// Async handlers run in a detached task. `publish`, `Spy.record`, `ready` and `close` may be called
 /// from any thread or task and never block on the harness: frames are written at
 /// once when the socket has room, otherwise queued (bounded) and dropped with a
 /// counter (``droppedMessageCount``) if the harness stalls. If the harness goes away,
 /// the host becomes inert again and the app carries on.
-public final class HarnessHost: @unchecked Sendable {
+public final class HarnessHost: Sendable {
     /// What kind of name a call targets, as listed by `__names`.
     enum CallKind: String { case probe, handler }
 
@@ -37,7 +38,7 @@ public final class HarnessHost: @unchecked Sendable {
         let body: Body
     }
 
-    /// How a call is run: inline on the bridge thread, or in a task.
+    /// How a call is run: inline on the event loop's thread, or in a task.
     enum Body {
         case sync(@Sendable (RawJSON) -> Result<RawJSON, RemoteError>)
         case async(@Sendable (RawJSON) async -> Result<RawJSON, RemoteError>)
@@ -48,14 +49,19 @@ public final class HarnessHost: @unchecked Sendable {
     /// The app name sent in the hello.
     public let appName: String
 
+    /// What the host's methods share, from any thread, under one lock (which also orders the
+    /// events and records sent).
+    struct State {
+        var connection: FrameConnection?
+        var entries: [String: CallEntry] = [:]
+        var spyValues: [String: [RawJSON]] = [:]
+        var nextEventSequence: UInt64 = 0
+        var oversizedDrops = 0
+        var sentReady = false
+    }
+
     let maxFrameSize: Int
-    let lock = NSLock()
-    var connection: FrameConnection?
-    var entries: [String: CallEntry] = [:]
-    var spyValues: [String: [RawJSON]] = [:]
-    var nextEventSequence: UInt64 = 0
-    var oversizedDrops = 0
-    var sentReady = false
+    let state = Locked(State())
 
     init(options: LaunchOptions, appName: String, maxFrameSize: Int) {
         self.options = options
@@ -129,58 +135,53 @@ public final class HarnessHost: @unchecked Sendable {
             UnixSocket.close(fd)
             throw .unexpectedMessage(answer.typeName)
         }
-        let connection: FrameConnection
-        do {
-            connection = try FrameConnection(
-                fd: fd, decoder: decoder, threadName: "HarnessHost.bridge",
-                // Strong on purpose: the bridge keeps the host alive while it is connected.
-                onMessage: { [self] message in receive(message) },
-                onClose: { [self] _ in connectionClosed() })
-        } catch {
-            throw .handshakeFailed(error.description)
-        }
-        lock.withLock { self.connection = connection }
+        let connection = FrameConnection(
+            fd: fd, decoder: decoder,
+            // Strong on purpose: the bridge keeps the host alive while it is connected.
+            onMessage: { [self] message in receive(message) },
+            onClose: { [self] _ in connectionClosed() })
+        state.withLock { $0.connection = connection }
         connection.start()
     }
 
     // MARK: - State
 
     /// Whether the bridge is connected (false once the harness went away).
-    public var isConnected: Bool { lock.withLock { connection?.isOpen ?? false } }
+    public var isConnected: Bool { state.withLock { $0.connection?.isOpen ?? false } }
 
     /// How many outgoing messages were dropped (queue full, or larger than a frame).
     public var droppedMessageCount: Int {
-        lock.withLock { oversizedDrops + (connection?.droppedFrameCount ?? 0) }
+        state.withLock { $0.oversizedDrops + ($0.connection?.droppedFrameCount ?? 0) }
     }
 
     /// Tells the harness the app has declared its names and is ready for calls. Sent once.
     public func ready() {
-        lock.withLock {
-            guard !sentReady else { return }
-            sentReady = true
-            sendLocked(.ready)
+        state.withLock { state in
+            guard !state.sentReady else { return }
+            state.sentReady = true
+            send(.ready, &state)
         }
     }
 
     /// Says goodbye and closes the bridge; the host is inert afterwards. Idempotent.
     public func close() {
-        let connection = lock.withLock { () -> FrameConnection? in
-            sendLocked(.goodbye(reason: "the app closed the bridge"))
-            defer { self.connection = nil }
-            return self.connection
+        let connection = state.withLock { state -> FrameConnection? in
+            send(.goodbye(reason: "the app closed the bridge"), &state)
+            defer { state.connection = nil }
+            return state.connection
         }
         connection?.close(reason: "the app closed the bridge", flush: true)
     }
 
     func connectionClosed() {
-        lock.withLock { connection = nil }
+        state.withLock { $0.connection = nil }
     }
 
-    /// Sends a message; the caller holds `lock` (which orders events and records).
-    func sendLocked(_ message: BridgeMessage) {
-        guard let connection else { return }
+    /// Sends a message, from inside `state.withLock` (the lock orders events and records).
+    func send(_ message: BridgeMessage, _ state: inout State) {
+        guard let connection = state.connection else { return }
         guard let frame = try? BridgeFrame.encode(message, maxFrameSize: maxFrameSize) else {
-            oversizedDrops += 1
+            state.oversizedDrops += 1
             return
         }
         connection.send(frame)

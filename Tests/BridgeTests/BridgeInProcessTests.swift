@@ -14,8 +14,10 @@ import Harness
         let app: AppBridge
     }
 
-    static func connect(configure: (HarnessHost) -> Void = { _ in }) async throws -> Connected {
-        let listener = try BridgeListener(options: LaunchOptions(initialState: "loading"))
+    static func connect(
+        exitGrace: Duration = .milliseconds(500), configure: (HarnessHost) -> Void = { _ in }
+    ) async throws -> Connected {
+        let listener = try BridgeListener(options: LaunchOptions(initialState: "loading"), exitGrace: exitGrace)
         let (arguments, environment) = (listener.arguments, listener.environment)
         let launch = try await offPool {
             try HarnessHost.start(arguments: ["app", "--own"] + arguments, environment: environment, appName: "inproc")
@@ -251,6 +253,22 @@ import Harness
 }
 
 extension BridgeInProcessTests {
+    /// No process watcher reports an exit here: the exit grace (a loop timer) ends the bridge.
+    @Test func aDroppedConnectionEndsTheWaitsAfterTheExitGrace() async throws {
+        let connected = try await Self.connect(exitGrace: .milliseconds(50))
+        defer { connected.listener.close() }
+        let app = connected.app
+        let waiting = Task { try await app.nextEvent(named: "never", timeout: .seconds(60)) }
+        connected.host.close()  // says goodbye and closes the socket
+        await #expect {
+            _ = try await waiting.value
+        } throws: { error in
+            guard case BridgeError.connectionLost(let reason, _, _) = error else { return false }
+            return reason.contains("said goodbye")
+        }
+        await #expect(throws: BridgeError.self) { try await app.call("__names", timeout: .seconds(60)) }
+    }
+
     @Test func cancellingAWaitEndsIt() async throws {
         let connected = try await Self.connect()
         defer { connected.listener.close(); connected.host.close() }

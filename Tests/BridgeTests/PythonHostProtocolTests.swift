@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import HarnessWire
+import HarnessSystem
 import Testing
 import TestSupport
 import Harness
@@ -50,18 +50,22 @@ struct PythonHostProtocolTests {
         let path = NSTemporaryDirectory() + "pyhost-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         let listener = try UnixListener(path: path)
         return (path, {
-            defer { listener.close() }
+            let timer = Locked<EventLoop.Timer?>(nil)
+            defer {
+                listener.close()
+                if let timer = timer.withLock({ $0 }) { EventLoop.shared.cancel(timer) }
+            }
             return try await withCheckedThrowingContinuation { continuation in
                 let once = ResumeOnce(continuation)
-                listener.acceptOne(threadName: "test.accept") { result in
+                listener.acceptOne { result in
                     // Too late (the wait timed out): nobody will close the connection but us.
                     if !once.resume(with: result.mapError { $0 as any Error }), case .success(let fd) = result { UnixSocket.close(fd) }
                 }
-                let (seconds, _) = mustSucceedTimeout.components
-                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(seconds))) {
+                let deadline = EventLoop.shared.schedule(after: mustSucceedTimeout) {
                     once.resume(with: .failure(HostNeverConnected(description:
                         "the Python host did not connect to \(path) within \(mustSucceedTimeout)")))
                 }
+                timer.withLock { $0 = deadline }
             }
         })
     }
@@ -72,10 +76,10 @@ struct PythonHostProtocolTests {
 
     /// Resumes a continuation with the first result given to it and drops the later ones.
     final class ResumeOnce: Sendable {
-        private let continuation: Mutex<CheckedContinuation<Int32, any Error>?>
+        private let continuation: Locked<CheckedContinuation<Int32, any Error>?>
 
         init(_ continuation: CheckedContinuation<Int32, any Error>) {
-            self.continuation = Mutex(continuation)
+            self.continuation = Locked(continuation)
         }
 
         /// Whether this call resumed it.

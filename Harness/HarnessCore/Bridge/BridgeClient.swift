@@ -4,9 +4,9 @@ import HarnessSystem
 
 /// The test side's state of one bridge: the connection, the handshake, pending
 /// calls and waits, the event log and the spy records. Every wait is a
-/// continuation resumed by the I/O thread, a timeout timer, cancellation or the
-/// end of the connection, whichever comes first, exactly once.
-final class BridgeClient: @unchecked Sendable {
+/// continuation resumed by the event loop (a message read, a timeout timer), cancellation or
+/// the end of the connection, whichever comes first, exactly once.
+final class BridgeClient: Sendable {
     /// Why the bridge ended; each waiter turns it into a ``BridgeError``.
     enum EndCause: Sendable {
         case appExited(String)
@@ -34,32 +34,53 @@ final class BridgeClient: @unchecked Sendable {
 
     private typealias Waiter = WaiterTable<WaitKind, Outcome>.Waiter
 
+    /// Everything the connection, the loop's timers and the test's tasks share, under one lock.
+    struct State {
+        var connection: FrameConnection?
+        var everConnected = false
+        var authenticated = false
+        var ready = false
+        var helloApp = ""
+        var helloPID = 0
+        var end: EndCause?
+        var exitStatus: String?
+        var disconnectReason: String?
+        /// The loop timer that gives the process watcher `exitGrace` after the connection dropped.
+        var exitGraceTimer: EventLoop.Timer?
+        var nextSubscriberID: UInt64 = 1
+        var eventLog: [BridgeEvent] = []
+        /// When each event of `eventLog` arrived (same indices), for the report's timeline.
+        var eventTimes: [Date] = []
+        /// Every spy record with the time it arrived, in arrival order, for the report's timeline.
+        var recordLog: [(spy: String, value: RawJSON, receivedAt: Date)] = []
+        var eventCursors: [String: Int] = [:]
+        var subscribers: [UInt64: AsyncStream<BridgeEvent>.Continuation] = [:]
+        var records: [String: [RawJSON]] = [:]
+
+        /// Takes `count` events matching `filter` after that filter's cursor, advancing it; nil
+        /// if not enough yet.
+        mutating func takeEvents(_ count: Int, filter: String?) -> [BridgeEvent]? {
+            let key = filter ?? "*"
+            var index = eventCursors[key] ?? 0
+            var found: [BridgeEvent] = []
+            while index < eventLog.count && found.count < count {
+                if filter == nil || eventLog[index].name == filter { found.append(eventLog[index]) }
+                index += 1
+            }
+            guard found.count == count else { return nil }
+            eventCursors[key] = index
+            return found
+        }
+    }
+
     let token: String
     let maxFrameSize: Int
     let exitGrace: Duration
     let diagnostics: @Sendable () -> String?
 
-    private let lock = NSLock()
-    /// The pending calls and waits; the table's lock is taken inside `lock`, never around it.
+    private let state = Locked(State())
+    /// The pending calls and waits; the table's lock is taken inside `state`'s, never around it.
     private let waiters = WaiterTable<WaitKind, Outcome>()
-    private var connection: FrameConnection?
-    private var everConnected = false
-    private var authenticated = false
-    private var ready = false
-    private var helloApp = ""
-    private var helloPID = 0
-    private var end: EndCause?
-    private var exitStatus: String?
-    private var disconnectReason: String?
-    private var nextSubscriberID: UInt64 = 1
-    private var eventLog: [BridgeEvent] = []
-    /// When each event of `eventLog` arrived (same indices), for the report's timeline.
-    private var eventTimes: [Date] = []
-    /// Every spy record with the time it arrived, in arrival order, for the report's timeline.
-    private var recordLog: [(spy: String, value: RawJSON, receivedAt: Date)] = []
-    private var eventCursors: [String: Int] = [:]
-    private var subscribers: [UInt64: AsyncStream<BridgeEvent>.Continuation] = [:]
-    private var records: [String: [RawJSON]] = [:]
 
     init(token: String, maxFrameSize: Int, exitGrace: Duration, diagnostics: @escaping @Sendable () -> String?) {
         self.token = token
@@ -70,47 +91,47 @@ final class BridgeClient: @unchecked Sendable {
     }
 
     /// The connection, as the executor of tasks that prefer the bridge's thread.
-    var executor: (any TaskExecutor)? { lock.withLock { connection } }
+    var executor: (any TaskExecutor)? { state.withLock { $0.connection } }
 
-    /// Whether the caller runs on the bridge's I/O thread.
-    var isOnBridgeThread: Bool { lock.withLock { connection }?.isIOThread ?? false }
+    /// Whether the caller runs on the thread that reads the bridge (the event loop's).
+    var isOnBridgeThread: Bool { state.withLock { $0.connection }?.isIOThread ?? false }
 
-    var appName: String { lock.withLock { helloApp } }
-    var appPID: Int { lock.withLock { helloPID } }
-    var receivedEvents: [BridgeEvent] { lock.withLock { eventLog } }
+    var appName: String { state.withLock { $0.helloApp } }
+    var appPID: Int { state.withLock { $0.helloPID } }
+    var receivedEvents: [BridgeEvent] { state.withLock { $0.eventLog } }
     /// The events with the time each arrived, in order.
     var timedEvents: [(event: BridgeEvent, receivedAt: Date)] {
-        lock.withLock { zip(eventLog, eventTimes).map { ($0, $1) } }
+        state.withLock { zip($0.eventLog, $0.eventTimes).map { ($0, $1) } }
     }
     /// Every spy record with the time it arrived, in arrival order.
-    var timedRecords: [(spy: String, value: RawJSON, receivedAt: Date)] { lock.withLock { recordLog } }
+    var timedRecords: [(spy: String, value: RawJSON, receivedAt: Date)] { state.withLock { $0.recordLog } }
 
-    func recordCount(spy name: String) -> Int { lock.withLock { records[name]?.count ?? 0 } }
-    func recordedValues(spy name: String) -> [RawJSON] { lock.withLock { records[name] ?? [] } }
+    func recordCount(spy name: String) -> Int { state.withLock { $0.records[name]?.count ?? 0 } }
+    func recordedValues(spy name: String) -> [RawJSON] { state.withLock { $0.records[name] ?? [] } }
 
     // MARK: - Connection life cycle
 
     /// Adopts the one accepted connection (before it starts reading).
     func attach(_ connection: FrameConnection) -> Bool {
-        lock.withLock {
-            guard end == nil, self.connection == nil else { return false }
-            self.connection = connection
-            everConnected = true
+        state.withLock { state in
+            guard state.end == nil, state.connection == nil else { return false }
+            state.connection = connection
+            state.everConnected = true
             return true
         }
     }
 
-    /// Called by the I/O thread for each incoming message.
+    /// Called on the event loop for each incoming message.
     func receive(_ message: BridgeMessage) {
-        let isAuthenticated = lock.withLock { authenticated }
+        let isAuthenticated = state.withLock { $0.authenticated }
         guard isAuthenticated else {
             authenticate(message)
             return
         }
         switch message {
         case .ready:
-            let resumed = lock.withLock { () -> [Waiter] in
-                ready = true
+            let resumed = state.withLock { state -> [Waiter] in
+                state.ready = true
                 return waiters.removeAll { if case .ready = $0.condition { true } else { false } }
             }
             for waiter in resumed { waiter.resume(returning: .nothing) }
@@ -128,18 +149,18 @@ final class BridgeClient: @unchecked Sendable {
             }
         case .event(let seq, let name, let value):
             let event = BridgeEvent(seq: seq, name: name, value: value)
-            let (streams, satisfied) = lock.withLock { () -> ([AsyncStream<BridgeEvent>.Continuation], [(waiter: Waiter, outcome: Outcome)]) in
-                eventLog.append(event)
-                eventTimes.append(Date())
-                return (Array(subscribers.values), satisfyEventWaitersLocked())
+            let (streams, satisfied) = state.withLock { state -> ([AsyncStream<BridgeEvent>.Continuation], [(waiter: Waiter, outcome: Outcome)]) in
+                state.eventLog.append(event)
+                state.eventTimes.append(Date())
+                return (Array(state.subscribers.values), satisfyEventWaiters(&state))
             }
             for stream in streams { stream.yield(event) }
             for (waiter, outcome) in satisfied { waiter.resume(returning: outcome) }
         case .record(let spy, _, let value):
-            let satisfied = lock.withLock { () -> [(waiter: Waiter, outcome: Outcome)] in
-                records[spy, default: []].append(value)
-                recordLog.append((spy, value, Date()))
-                let values = records[spy]!
+            let satisfied = state.withLock { state -> [(waiter: Waiter, outcome: Outcome)] in
+                state.records[spy, default: []].append(value)
+                state.recordLog.append((spy, value, Date()))
+                let values = state.records[spy]!
                 return waiters.removeSatisfied { waiter -> Outcome? in
                     guard case .spy(let name, let index) = waiter.condition, name == spy, index < values.count else { return nil }
                     return .json(values[index])
@@ -147,9 +168,9 @@ final class BridgeClient: @unchecked Sendable {
             }
             for (waiter, outcome) in satisfied { waiter.resume(returning: outcome) }
         case .goodbye(let reason):
-            lock.withLock { disconnectReason = "the app said goodbye: \(reason)" }
+            state.withLock { $0.disconnectReason = "the app said goodbye: \(reason)" }
         default:
-            lock.withLock { connection }?.close(reason: "unexpected '\(message.typeName)' from the app")
+            state.withLock { $0.connection }?.close(reason: "unexpected '\(message.typeName)' from the app")
             finish(.protocolError(.unknownMessageType("\(message.typeName) (not allowed from the app)")))
         }
     }
@@ -178,11 +199,11 @@ final class BridgeClient: @unchecked Sendable {
             refuse(code: .badToken, reason: reason, cause: .authenticationFailed(reason))
             return
         }
-        let connection = lock.withLock { () -> FrameConnection? in
-            authenticated = true
-            helloApp = app
-            helloPID = pid
-            return self.connection
+        let connection = state.withLock { state -> FrameConnection? in
+            state.authenticated = true
+            state.helloApp = app
+            state.helloPID = pid
+            return state.connection
         }
         connection?.send(try! BridgeFrame.encode(.welcome(version: BridgeProtocol.version)))
     }
@@ -191,7 +212,7 @@ final class BridgeClient: @unchecked Sendable {
         // The cause is recorded before the app hears of it: a refused app exits at once, and
         // its exit must not be taken for the reason the bridge ended.
         finish(cause)
-        let connection = lock.withLock { self.connection }
+        let connection = state.withLock { $0.connection }
         connection?.send(try! BridgeFrame.encode(.refused(code: code.rawValue, reason: reason)))
         connection?.close(reason: "refused: \(reason)", flush: true)
     }
@@ -215,28 +236,26 @@ final class BridgeClient: @unchecked Sendable {
         case .local:
             break  // closed by us; `finish` was or will be called by whoever closed it
         case .peerClosed, .socketError:
-            let (status, startGrace) = lock.withLock { () -> (String?, Bool) in
-                if disconnectReason == nil { disconnectReason = reason.description }
-                return (exitStatus, end == nil)
-            }
-            if let status {
-                finish(.appExited(status))
-            } else if startGrace {
+            let status = state.withLock { state -> String? in
+                if state.disconnectReason == nil { state.disconnectReason = reason.description }
+                guard state.exitStatus == nil, state.end == nil, state.exitGraceTimer == nil else { return state.exitStatus }
                 // The app probably died: give the process watcher `exitGrace` to report its status.
-                DispatchQueue.global().asyncAfter(deadline: .now() + exitGrace.dispatchInterval) { [weak self] in
+                state.exitGraceTimer = EventLoop.shared.schedule(after: exitGrace) { [weak self] in
                     guard let self else { return }
-                    let reason = self.lock.withLock { self.disconnectReason } ?? reason.description
+                    let reason = self.state.withLock { $0.disconnectReason } ?? reason.description
                     self.finish(.connectionLost(reason))
                 }
+                return nil
             }
+            if let status { finish(.appExited(status)) }
         }
     }
 
     /// The app process exited: every pending and future wait fails at once.
     func appExited(_ status: String) {
-        let connection = lock.withLock { () -> FrameConnection? in
-            if exitStatus == nil { exitStatus = status }
-            return self.connection
+        let connection = state.withLock { state -> FrameConnection? in
+            if state.exitStatus == nil { state.exitStatus = status }
+            return state.connection
         }
         connection?.close(reason: "the app exited")
         finish(.appExited(status))
@@ -244,18 +263,18 @@ final class BridgeClient: @unchecked Sendable {
 
     /// Ends the bridge with `cause` (first cause wins) and fails every waiter.
     func finish(_ cause: EndCause) {
-        let (pending, streams, connection) = lock.withLock {
-            () -> ([Waiter], [AsyncStream<BridgeEvent>.Continuation], FrameConnection?) in
-            if end == nil { end = cause }
+        let (pending, streams, connection, graceTimer, endCause) = state.withLock { state in
+            if state.end == nil { state.end = cause }
             let pending = waiters.removeAll()
-            let streams = Array(subscribers.values)
-            subscribers.removeAll()
-            return (pending, streams, self.connection)
+            let streams = Array(state.subscribers.values)
+            state.subscribers.removeAll()
+            defer { state.exitGraceTimer = nil }
+            return (pending, streams, state.connection, state.exitGraceTimer, state.end!)
         }
+        if let graceTimer { EventLoop.shared.cancel(graceTimer) }
         if case .closed = cause { connection?.close(reason: "the test closed the bridge") }
         for stream in streams { stream.finish() }
         guard !pending.isEmpty else { return }
-        let endCause = lock.withLock { end! }
         let text = diagnostics()
         for waiter in pending {
             waiter.resume(throwing: error(for: endCause, during: waiter.condition, diagnostics: text))
@@ -293,14 +312,14 @@ final class BridgeClient: @unchecked Sendable {
     func wait(
         _ kind: WaitKind,
         timeout: Duration,
-        immediate: (() -> Outcome?)? = nil,
+        immediate: ((inout State) -> Outcome?)? = nil,
         afterRegistering: (@Sendable (UInt64) -> Void)? = nil
     ) async throws -> Outcome {
         try await waiters.wait(description: Self.describe(kind), timeout: timeout, admit: { registration in
             enum Decision { case registered, done(Outcome), failed(EndCause) }
-            let decision = lock.withLock { () -> Decision in
-                if let outcome = immediate?() { return .done(outcome) }
-                if let end { return .failed(end) }
+            let decision = state.withLock { state -> Decision in
+                if let outcome = immediate?(&state) { return .done(outcome) }
+                if let end = state.end { return .failed(end) }
                 waiters.insert(registration, kind)
                 return .registered
             }
@@ -317,7 +336,7 @@ final class BridgeClient: @unchecked Sendable {
         let text = diagnostics()
         switch kind {
         case .ready:
-            let connected = lock.withLock { everConnected }
+            let connected = state.withLock { $0.everConnected }
             return connected ? .notReady(timeout: timeout, diagnostics: text) : .neverConnected(timeout: timeout, diagnostics: text)
         case .call(let name):
             return .callTimedOut(name: name, timeout: timeout, diagnostics: text)
@@ -344,7 +363,7 @@ final class BridgeClient: @unchecked Sendable {
     // MARK: - Ready, calls, events, spies
 
     func waitForReady(timeout: Duration) async throws {
-        _ = try await wait(.ready, timeout: timeout, immediate: { self.ready ? .nothing : nil })
+        _ = try await wait(.ready, timeout: timeout, immediate: { $0.ready ? .nothing : nil })
     }
 
     func call(_ name: String, params: RawJSON, timeout: Duration) async throws -> RawJSON {
@@ -356,7 +375,7 @@ final class BridgeClient: @unchecked Sendable {
                 fail(id, with: .unencodable(type: "call params", detail: String(describing: error)))
                 return
             }
-            let outcome = lock.withLock { connection }?.send(frame) ?? .closed
+            let outcome = state.withLock { $0.connection }?.send(frame) ?? .closed
             if outcome == .dropped {
                 fail(id, with: .connectionLost(reason: "the outgoing queue is full", during: "call '\(name)'", diagnostics: nil))
             }
@@ -368,7 +387,7 @@ final class BridgeClient: @unchecked Sendable {
 
     func nextEvents(_ count: Int, named filter: String?, timeout: Duration) async throws -> [BridgeEvent] {
         let outcome = try await wait(.events(filter: filter, count: count), timeout: timeout, immediate: {
-            self.takeEventsLocked(count, filter: filter).map { .events($0) }
+            $0.takeEvents(count, filter: filter).map { .events($0) }
         })
         guard case .events(let events) = outcome else { return [] }
         return events
@@ -376,7 +395,7 @@ final class BridgeClient: @unchecked Sendable {
 
     func waitForRecord(spy name: String, index: Int, timeout: Duration) async throws -> RawJSON {
         let outcome = try await wait(.spy(name: name, index: index), timeout: timeout, immediate: {
-            guard let values = self.records[name], index < values.count else { return nil }
+            guard let values = $0.records[name], index < values.count else { return nil }
             return .json(values[index])
         })
         guard case .json(let value) = outcome else { return .null }
@@ -385,41 +404,28 @@ final class BridgeClient: @unchecked Sendable {
 
     func subscribe() -> AsyncStream<BridgeEvent> {
         let (stream, continuation) = AsyncStream<BridgeEvent>.makeStream()
-        let id = lock.withLock { () -> UInt64? in
-            for event in eventLog { continuation.yield(event) }
-            guard end == nil else { return nil }
-            defer { nextSubscriberID += 1 }
-            subscribers[nextSubscriberID] = continuation
-            return nextSubscriberID
+        let id = state.withLock { state -> UInt64? in
+            for event in state.eventLog { continuation.yield(event) }
+            guard state.end == nil else { return nil }
+            defer { state.nextSubscriberID += 1 }
+            state.subscribers[state.nextSubscriberID] = continuation
+            return state.nextSubscriberID
         }
         guard let id else {
             continuation.finish()
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.lock.withLock { self?.subscribers.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
         return stream
     }
 
-    /// Takes `count` events matching `filter` after that filter's cursor, advancing it; nil if not enough yet.
-    private func takeEventsLocked(_ count: Int, filter: String?) -> [BridgeEvent]? {
-        let key = filter ?? "*"
-        var index = eventCursors[key] ?? 0
-        var found: [BridgeEvent] = []
-        while index < eventLog.count && found.count < count {
-            if filter == nil || eventLog[index].name == filter { found.append(eventLog[index]) }
-            index += 1
-        }
-        guard found.count == count else { return nil }
-        eventCursors[key] = index
-        return found
-    }
-
-    private func satisfyEventWaitersLocked() -> [(waiter: Waiter, outcome: Outcome)] {
+    /// Removes the event waiters the log now satisfies, from inside `state.withLock`.
+    private func satisfyEventWaiters(_ state: inout State) -> [(waiter: Waiter, outcome: Outcome)] {
         waiters.removeSatisfied { waiter -> Outcome? in
             guard case .events(let filter, let count) = waiter.condition else { return nil }
-            return takeEventsLocked(count, filter: filter).map { .events($0) }
+            return state.takeEvents(count, filter: filter).map { .events($0) }
         }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import HarnessWire
 import HarnessSystem
-import Synchronization
 
 /// The harness end of the bridge: a Unix socket in a private (0700) directory,
 /// a random token, and the launch options that tell the app where to connect.
@@ -128,7 +127,7 @@ public final class BridgeListener: Sendable {
 /// The listener's mutable part: the listening socket and the one connection.
 final class ListenerState: Sendable {
     private let listener: UnixListener
-    private let connection = Mutex<(current: FrameConnection?, closed: Bool)>((nil, false))
+    private let connection = Locked<(current: FrameConnection?, closed: Bool)>((nil, false))
     private let directory: String
     private let socketPath: String
 
@@ -138,9 +137,9 @@ final class ListenerState: Sendable {
         self.socketPath = socketPath
     }
 
-    /// Accepts the one connection on the listener's own thread (exactly one app per listener).
+    /// Accepts the one connection, on the event loop (exactly one app per listener).
     func startAccepting(client: BridgeClient, maxFrameSize: Int) {
-        listener.acceptOne(threadName: "Harness.bridge.accept") { [weak self, weak client] result in
+        listener.acceptOne { [weak self, weak client] result in
             guard let client else {
                 if case .success(let fd) = result { UnixSocket.close(fd) }
                 return
@@ -152,16 +151,10 @@ final class ListenerState: Sendable {
                 client.finish(.connectionLost("accept failed: \(error)"))
                 return
             }
-            let connection: FrameConnection
-            do {
-                connection = try FrameConnection(
-                    fd: accepted, decoder: FrameDecoder(maxFrameSize: maxFrameSize), threadName: "Harness.bridge",
-                    onMessage: { [weak client] message in client?.receive(message) },
-                    onClose: { [weak client] reason in client?.connectionClosed(reason) })
-            } catch {
-                client.finish(.connectionLost("cannot serve the connection: \(error)"))
-                return
-            }
+            let connection = FrameConnection(
+                fd: accepted, decoder: FrameDecoder(maxFrameSize: maxFrameSize),
+                onMessage: { [weak client] message in client?.receive(message) },
+                onClose: { [weak client] reason in client?.connectionClosed(reason) })
             let keep = self?.connection.withLock { state in
                 guard !state.closed else { return false }
                 state.current = connection

@@ -1,6 +1,6 @@
 import Foundation
 import HarnessWire
-import Synchronization
+import HarnessSystem
 
 /// The test's view of one spy in the app.
 ///
@@ -14,12 +14,12 @@ public final class SpyHandle<T: Decodable>: Sendable {
     /// The spy's name.
     public let name: String
     private let bridge: AppBridge
-    private let cursor: Mutex<Int>
+    private let cursor: Locked<Int>
 
     init(name: String, bridge: AppBridge) {
         self.name = name
         self.bridge = bridge
-        self.cursor = Mutex(bridge.client.recordCount(spy: name))
+        self.cursor = Locked(bridge.client.recordCount(spy: name))
     }
 
     /// All values recorded so far, read from the app (`__spy.calls`).

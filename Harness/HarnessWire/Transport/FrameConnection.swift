@@ -1,22 +1,24 @@
-// A framed, full-duplex bridge connection: one I/O thread in poll over the socket and a wake-up
-// pipe, non-blocking sends with a bounded queue, and a task executor on that thread.
+// A framed, full-duplex bridge connection on the process's event loop: the socket is watched
+// for reading always and for writing while frames are queued; sends never block; its task
+// executor runs jobs on the loop.
 
 import Foundation
 import HarnessSystem
 
-/// A framed, full-duplex connection over one socket, served by one I/O thread.
+/// A framed, full-duplex connection over one socket, watched by the process's ``EventLoop``.
 ///
 /// - Sending never blocks: a frame is written at once when the socket has room,
 ///   otherwise queued (bounded by `maxQueuedBytes`; beyond that, frames are
-///   dropped and counted) and flushed by the I/O thread.
-/// - Received messages are handed to `onMessage` on the I/O thread, in order.
-/// - `onClose` runs exactly once, after the descriptors are closed.
-/// - It is also a `TaskExecutor`: a task that prefers it runs on the I/O thread
-///   between reads, so a message that resumes it costs no thread hop. Jobs
-///   enqueued after the connection closed run on Dispatch's global queue.
+///   dropped and counted) and written by the loop when the socket is writable.
+/// - Received messages are handed to `onMessage` on the loop, in order.
+/// - `onClose` runs exactly once, on the loop, after the socket was closed there.
+/// - It is also a `TaskExecutor`: a task that prefers it runs on the loop between
+///   reads, so a message that resumes it costs no thread hop. Jobs enqueued after the
+///   connection closed run on Dispatch's global queue.
 ///
+/// No thread per connection: every connection of the process shares the loop's one thread.
 /// Package-internal: used by `HarnessHost` and the harness's `BridgeListener`.
-package final class FrameConnection: @unchecked Sendable {
+package final class FrameConnection: Sendable {
     /// Why a connection ended.
     package enum CloseReason: Sendable, Equatable, CustomStringConvertible {
         /// `close(reason:)` was called on this side.
@@ -43,264 +45,292 @@ package final class FrameConnection: @unchecked Sendable {
         case sent, queued, dropped, closed
     }
 
-    private enum State { case open, closingAfterFlush, closing, closed }
+    private enum Phase { case open, closingAfterFlush, closing, closed }
+
+    /// Everything any thread may touch, under one lock.
+    private struct State {
+        var phase = Phase.open
+        /// The loop's registration of the socket (nil before ``start()`` and after the close).
+        var watch: EventLoop.Watch?
+        var started = false
+        /// Whether the loop is asked for writability; changed on the loop only.
+        var watchesWrite = false
+        /// A job that closes the socket is queued on the loop.
+        var finishQueued = false
+        var closeReason: CloseReason?
+        var pending: [[UInt8]] = []
+        var pendingOffset = 0
+        var pendingBytes = 0
+        var dropped = 0
+    }
+
+    /// What a read of the socket gave.
+    private enum ReadOutcome {
+        case wouldBlock
+        case endOfStream
+        case failed(SystemError)
+        case read(filledBuffer: Bool)
+    }
+
+    /// One read buffer for every connection: reads happen on the loop only, one at a time.
+    private static let readBuffer = Locked([UInt8](repeating: 0, count: 64 * 1024))
 
     private let fd: Int32
-    /// The I/O thread: polls the socket and wakes up for queued frames, jobs and closes.
-    private let loop: ReadinessLoop
-    private let lock = NSLock()
-    private var state = State.open
-    private var closeReason: CloseReason?
-    private var pending: [[UInt8]] = []
-    private var pendingOffset = 0
-    private var pendingBytes = 0
-    private var dropped = 0
-    private var decoder: FrameDecoder
+    private let loop: EventLoop
+    private let state = Locked(State())
+    /// The incoming bytes not yet decoded; touched by the loop's handler only.
+    private let decoder: Locked<FrameDecoder>
     private let maxQueuedBytes: Int
-    private let threadName: String
     private let onMessage: @Sendable (BridgeMessage) -> Void
     private let onClose: @Sendable (CloseReason) -> Void
-    private var started = false
-    private var jobs: [UnownedJob] = []
 
     /// Wraps a connected socket; takes ownership of `fd`. Call ``start()`` to begin reading.
     package init(
         fd: Int32,
         decoder: FrameDecoder = FrameDecoder(),
         maxQueuedBytes: Int = 64 * 1024 * 1024,
-        threadName: String,
+        loop: EventLoop = .shared,
         onMessage: @escaping @Sendable (BridgeMessage) -> Void,
         onClose: @escaping @Sendable (CloseReason) -> Void
-    ) throws(SystemError) {
-        do { loop = try ReadinessLoop() } catch {
-            Posix.closeIgnoringErrors(fd)
-            throw error
-        }
+    ) {
         self.fd = fd
-        self.decoder = decoder
+        self.loop = loop
+        self.decoder = Locked(decoder)
         self.maxQueuedBytes = maxQueuedBytes
-        self.threadName = threadName
         self.onMessage = onMessage
         self.onClose = onClose
     }
 
-    /// Starts the I/O thread (once).
+    deinit {
+        // Reached only for a connection never started nor closed: a started one is kept alive
+        // by its watch, and a closed one closed its socket on the loop.
+        if state.withLock({ $0.phase != .closed && !$0.finishQueued }) { Posix.closeIgnoringErrors(fd) }
+    }
+
+    /// Registers the socket with the loop (once); a connection already closed stays closed.
     package func start() {
-        lock.lock()
-        guard !started else { lock.unlock(); return }
-        started = true
-        lock.unlock()
-        loop.start(name: threadName) { [self] _ in run() }
+        state.withLock { state in
+            guard !state.started, state.phase == .open else { return }
+            state.started = true
+            state.watchesWrite = !state.pending.isEmpty
+            // Under the lock: a close queued after this finds the watch (the loop runs jobs in
+            // the order they were queued).
+            state.watch = loop.watch(fd, for: state.watchesWrite ? .readableOrWritable : .readable) { [self] events in
+                handle(events)
+            }
+        }
     }
 
     /// The number of frames dropped because the queue was full.
-    package var droppedFrameCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return dropped
-    }
+    package var droppedFrameCount: Int { state.withLock { $0.dropped } }
 
     /// Whether the connection is still open for sending.
-    package var isOpen: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return state == .open
-    }
+    package var isOpen: Bool { state.withLock { $0.phase == .open } }
 
     /// Sends a frame without blocking; see ``SendOutcome``.
     @discardableResult
     package func send(_ frame: [UInt8]) -> SendOutcome {
-        lock.lock()
-        defer { lock.unlock() }
-        guard state == .open else { return .closed }
-        if pending.isEmpty {
+        var failure: SystemError?
+        let outcome = state.withLock { state -> SendOutcome in
+            guard state.phase == .open else { return .closed }
+            guard state.pending.isEmpty else {
+                guard state.pendingBytes + frame.count <= maxQueuedBytes else {
+                    state.dropped += 1
+                    return .dropped
+                }
+                state.pending.append(frame)
+                state.pendingBytes += frame.count
+                return .queued
+            }
             let sent: Int
-            do {
+            do throws(SystemError) {
                 sent = try Posix.send(fd, bytes: frame, nonBlocking: true) ?? 0
             } catch {
-                requestCloseLocked(.socketError(error), flush: false)
+                failure = error
                 return .closed
             }
             if sent == frame.count { return .sent }
-            pending.append(frame)
-            pendingOffset = sent
-            pendingBytes = frame.count - sent
-            loop.wake()
+            state.pending.append(frame)
+            state.pendingOffset = sent
+            state.pendingBytes = frame.count - sent
             return .queued
         }
-        guard pendingBytes + frame.count <= maxQueuedBytes else {
-            dropped += 1
-            return .dropped
+        if let failure {
+            requestClose(.socketError(failure), flush: false)
+        } else if outcome == .queued {
+            onLoop { $0.updateInterest() }
         }
-        pending.append(frame)
-        pendingBytes += frame.count
-        return .queued
+        return outcome
     }
 
     /// Closes the connection; with `flush`, queued frames are written first. Idempotent.
     package func close(reason: String, flush: Bool = false) {
-        lock.lock()
-        requestCloseLocked(.local(reason), flush: flush)
-        let needsCleanup = !started
-        if needsCleanup { started = true }
-        lock.unlock()
-        if needsCleanup { finish() }  // the I/O thread never ran: close here
+        requestClose(.local(reason), flush: flush)
     }
 
-    private func requestCloseLocked(_ reason: CloseReason, flush: Bool) {
-        switch state {
-        case .open, .closingAfterFlush:
-            if closeReason == nil { closeReason = reason }
-            state = flush && state == .open ? .closingAfterFlush : .closing
-            loop.wake()
-        case .closing, .closed:
-            break
-        }
-    }
+    /// Whether the caller runs on the thread that reads this connection (the event loop's).
+    package var isIOThread: Bool { loop.inLoop }
 
-    // MARK: - I/O thread
+    // MARK: - Closing
 
-    private func run() {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        reading: while true {
-            runJobs()
-            lock.lock()
-            let current = state
-            let wantsWrite = !pending.isEmpty
-            let hasJobs = !jobs.isEmpty
-            lock.unlock()
-            if current == .closing || (current == .closingAfterFlush && !wantsWrite) { break }
-
-            let ready: [Posix.PollEvents]
-            do {
-                let events: Posix.PollEvents = wantsWrite ? .readableOrWritable : .readable
-                ready = try loop.wait([(fd, events)], timeoutMilliseconds: hasJobs ? 0 : -1)
-            } catch {
-                closeFromIOThread(.socketError(error))
-                break
-            }
-            if !ready[0].isDisjoint(with: Posix.PollEvents.failures.union(.readable)) {
-                if !readAvailable(into: &buffer) { break reading }
-            }
-            if ready[0].contains(.writable) { flushPending() }
-        }
-        finish()
-    }
-
-    /// Reads what is there and delivers whole messages; false when the connection must end.
-    private func readAvailable(into buffer: inout [UInt8]) -> Bool {
-        while true {
-            let count: Int?
-            do {
-                count = try Posix.receive(fd, into: &buffer, nonBlocking: true)
-            } catch {
-                closeFromIOThread(.socketError(error))
-                return false
-            }
-            guard let count else { return true }
-            if count == 0 {
-                closeFromIOThread(.peerClosed)
-                return false
-            }
-            decoder.append(buffer[0..<count])
-            while true {
-                let message: BridgeMessage?
-                do { message = try decoder.nextMessage() } catch {
-                    closeFromIOThread(.protocolError(error))
+    /// Records the first reason and, unless frames are to be flushed first, queues the close on
+    /// the loop (also from the loop: it runs after the current handler).
+    private func requestClose(_ reason: CloseReason, flush: Bool) {
+        let mustFinish = state.withLock { state -> Bool in
+            switch state.phase {
+            case .open, .closingAfterFlush:
+                if state.closeReason == nil { state.closeReason = reason }
+                if flush, state.phase == .open, state.started, !state.pending.isEmpty {
+                    state.phase = .closingAfterFlush  // the write handler finishes
                     return false
                 }
-                guard let message else { break }
-                lock.lock()
-                let open = state != .closing
-                lock.unlock()
-                guard open else { return false }
+                state.phase = .closing
+                guard !state.finishQueued else { return false }
+                state.finishQueued = true
+                return true
+            case .closing, .closed:
+                return false
+            }
+        }
+        if mustFinish { loop.execute { [self] in finish() } }
+    }
+
+    /// On the loop, once: stops watching and closes the socket, then calls `onClose`.
+    private func finish() {
+        loop.preconditionInLoop()
+        let ending = state.withLock { state -> (watch: EventLoop.Watch?, reason: CloseReason)? in
+            guard state.phase != .closed else { return nil }
+            state.phase = .closed
+            state.pending.removeAll()
+            state.pendingBytes = 0
+            defer { state.watch = nil }
+            return (state.watch, state.closeReason ?? .local("closed"))
+        }
+        guard let ending else { return }
+        if let watch = ending.watch {
+            loop.unwatch(watch, closing: true)
+        } else {
+            Posix.closeIgnoringErrors(fd)  // never registered
+        }
+        onClose(ending.reason)
+    }
+
+    // MARK: - On the loop
+
+    private func handle(_ events: Posix.PollEvents) {
+        if !events.isDisjoint(with: Posix.PollEvents.failures.union(.readable)) { readAvailable() }
+        if events.contains(.writable) { flushPending() }
+    }
+
+    /// Whether messages may still be delivered and bytes read.
+    private var isReading: Bool {
+        state.withLock { $0.phase == .open || $0.phase == .closingAfterFlush }
+    }
+
+    /// Reads what is there and delivers whole messages, until the socket has no more.
+    private func readAvailable() {
+        while isReading {
+            let outcome = Self.readBuffer.withLock { buffer -> ReadOutcome in
+                let count: Int?
+                do throws(SystemError) {
+                    count = try Posix.receive(fd, into: &buffer, nonBlocking: true)
+                } catch { return .failed(error) }
+                guard let count else { return .wouldBlock }
+                if count == 0 { return .endOfStream }
+                decoder.withLock { $0.append(buffer[0..<count]) }
+                return .read(filledBuffer: count == buffer.count)
+            }
+            switch outcome {
+            case .wouldBlock:
+                return
+            case .endOfStream:
+                return requestClose(.peerClosed, flush: false)
+            case .failed(let error):
+                return requestClose(.socketError(error), flush: false)
+            case .read(let filledBuffer):
+                guard deliverMessages() else { return }
+                if !filledBuffer { return }
+            }
+        }
+    }
+
+    /// Hands every whole message decoded so far to `onMessage`; false when the connection ends.
+    private func deliverMessages() -> Bool {
+        while true {
+            let decoded: Result<BridgeMessage?, WireError> = decoder.withLock { decoder in
+                do throws(WireError) { return .success(try decoder.nextMessage()) } catch { return .failure(error) }
+            }
+            switch decoded {
+            case .failure(let error):
+                requestClose(.protocolError(error), flush: false)
+                return false
+            case .success(nil):
+                return true
+            case .success(let message?):
+                guard isReading else { return false }
                 onMessage(message)
             }
-            if count < buffer.count { return true }
         }
     }
 
+    /// Writes queued frames while the socket takes them; finishes a flushing close.
     private func flushPending() {
-        lock.lock()
-        defer { lock.unlock() }
-        while let first = pending.first {
-            let sent: Int
-            do {
-                sent = try Posix.send(fd, bytes: first, from: pendingOffset, nonBlocking: true) ?? 0
-            } catch {
-                requestCloseLocked(.socketError(error), flush: false)
-                return
+        var failure: SystemError?
+        let flushed = state.withLock { state -> Bool in
+            while let first = state.pending.first {
+                let sent: Int
+                do throws(SystemError) {
+                    sent = try Posix.send(fd, bytes: first, from: state.pendingOffset, nonBlocking: true) ?? 0
+                } catch {
+                    failure = error
+                    return false
+                }
+                state.pendingOffset += sent
+                state.pendingBytes -= sent
+                if state.pendingOffset < first.count { return false }
+                state.pending.removeFirst()
+                state.pendingOffset = 0
             }
-            pendingOffset += sent
-            pendingBytes -= sent
-            if pendingOffset < first.count { return }
-            pending.removeFirst()
-            pendingOffset = 0
+            return true
+        }
+        if let failure { return requestClose(.socketError(failure), flush: false) }
+        updateInterest()
+        if flushed, state.withLock({ $0.phase == .closingAfterFlush }) {
+            requestClose(.local("flushed"), flush: false)  // the first reason stays
         }
     }
 
-    private func closeFromIOThread(_ reason: CloseReason) {
-        lock.lock()
-        requestCloseLocked(reason, flush: false)
-        lock.unlock()
+    /// Asks the loop for writability exactly while frames are queued. On the loop, so that
+    /// the last change wins whichever thread queued a frame.
+    private func updateInterest() {
+        loop.preconditionInLoop()
+        state.withLock { state in
+            guard let watch = state.watch, state.phase != .closed else { return }
+            let wantsWrite = !state.pending.isEmpty
+            guard wantsWrite != state.watchesWrite else { return }
+            state.watchesWrite = wantsWrite
+            loop.setInterest(watch, wantsWrite ? .readableOrWritable : .readable)
+        }
     }
 
-    private func finish() {
-        lock.lock()
-        state = .closed
-        pending.removeAll()
-        pendingBytes = 0
-        let reason = closeReason ?? .local("closed")
-        let leftover = jobs
-        jobs.removeAll()
-        lock.unlock()
-        for job in leftover { runElsewhere(job) }
-        Posix.closeIgnoringErrors(fd)
-        loop.close()
-        onClose(reason)
+    /// Runs `body` on the loop: now when already there, else as a job.
+    private func onLoop(_ body: @escaping @Sendable (FrameConnection) -> Void) {
+        if loop.inLoop { body(self) } else { loop.execute { [self] in body(self) } }
     }
 
     // MARK: - Executor
 
-    /// Runs the jobs enqueued so far, on the I/O thread.
-    private func runJobs() {
-        while true {
-            let batch = lock.withLock { () -> [UnownedJob] in
-                defer { jobs.removeAll(keepingCapacity: true) }
-                return jobs
-            }
-            if batch.isEmpty { return }
-            for job in batch { run(job) }
-        }
-    }
-
-    private func run(_ job: UnownedJob) {
-        job.runSynchronously(on: asUnownedTaskExecutor())
-    }
-
     private func runElsewhere(_ job: UnownedJob) {
-        DispatchQueue.global().async { [self] in run(job) }
-    }
-
-    /// Whether the caller runs on this connection's I/O thread.
-    package var isIOThread: Bool { loop.isLoopThread }
-
-    /// Takes a job of a task that prefers this connection.
-    private func enqueueJob(_ job: UnownedJob) {
-        lock.lock()
-        guard state != .closed else {
-            lock.unlock()
-            runElsewhere(job)
-            return
-        }
-        jobs.append(job)
-        lock.unlock()
-        // The I/O thread runs the job before it next waits; any other thread wakes it. (A wake
-        // after `finish` closed the loop does nothing.)
-        if !loop.isLoopThread { loop.wake() }
+        DispatchQueue.global().async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }
 
 extension FrameConnection: TaskExecutor {
+    /// Runs the job on the loop, after the handler that is running (a reply that resumed the
+    /// task); once the connection is closed, on Dispatch's global queue.
     package func enqueue(_ job: consuming ExecutorJob) {
-        enqueueJob(UnownedJob(job))
+        let job = UnownedJob(job)
+        if state.withLock({ $0.phase == .closed }) { return runElsewhere(job) }
+        loop.execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }

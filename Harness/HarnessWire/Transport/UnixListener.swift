@@ -1,83 +1,90 @@
-// The bridge's listening socket: one thread that waits in poll for the app's one connection or
-// for `close()`, so a busy Dispatch pool cannot delay the handshake.
+// The bridge's listening socket, watched by the process's event loop until the app's one
+// connection arrives or `close()` is called: no thread of its own, and no wait for a turn on
+// Dispatch's pool, so a busy pool cannot delay the handshake.
 
 import HarnessSystem
-import Synchronization
 
-/// A listening Unix socket served by its own thread, which accepts exactly one connection.
+/// A listening Unix socket that accepts exactly one connection, on the process's ``EventLoop``.
 ///
-/// It does not depend on Dispatch's thread pool, so a busy or blocked pool cannot
-/// delay the handshake. Package-internal: used by the harness's `BridgeListener`.
+/// Package-internal: used by the harness's `BridgeListener`.
 package final class UnixListener: Sendable {
     private struct State {
-        var closed = false
         var started = false
-        var descriptorsClosed = false
+        var closed = false
+        /// The listening socket was closed (or handed to the loop to close) and its file removed.
+        var released = false
+        var watch: EventLoop.Watch?
     }
 
     private let listenFD: Int32
-    private let loop: ReadinessLoop
     private let path: String
-    private let state = Mutex(State())
+    private let loop: EventLoop
+    private let state = Locked(State())
 
     /// Listens at `path` (which must not exist).
-    package init(path: String) throws(SystemError) {
-        let fd = try UnixSocket.listen(path: path)
-        do { loop = try ReadinessLoop() } catch {
-            Posix.closeIgnoringErrors(fd)
-            Posix.removeFile(path)
-            throw error
-        }
-        self.listenFD = fd
+    package init(path: String, loop: EventLoop = .shared) throws(SystemError) {
+        listenFD = try UnixSocket.listen(path: path)
         self.path = path
+        self.loop = loop
     }
 
-    /// Starts the accept thread; `onAccept` gets the one accepted descriptor, or the error.
-    /// The listening socket is closed and its file removed right after.
-    package func acceptOne(threadName: String, _ onAccept: @escaping @Sendable (Result<Int32, SystemError>) -> Void) {
-        let mayStart = state.withLock { state in
-            guard !state.started, !state.closed else { return false }
+    deinit {
+        // Reached only when never accepting (a watch keeps the listener alive until released).
+        release()
+    }
+
+    /// Watches for the one connection; `onAccept` gets its descriptor, or the error, on the
+    /// loop. The listening socket is closed and its file removed right before. Once only; not
+    /// after ``close()``, which wins over a connection not yet accepted (`onAccept` is then
+    /// never called).
+    package func acceptOne(_ onAccept: @escaping @Sendable (Result<Int32, SystemError>) -> Void) {
+        state.withLock { state in
+            guard !state.started, !state.closed else { return }
             state.started = true
-            return true
-        }
-        guard mayStart else { return }
-        loop.start(name: threadName) { [self] loop in
-            var result: Result<Int32, SystemError>?
-            while result == nil {
-                do throws(SystemError) {
-                    let ready = try loop.wait([(listenFD, .readable)], timeoutMilliseconds: -1)
-                    if state.withLock({ $0.closed }) { break }  // `close()` wins over a pending client
-                    if !ready[0].isEmpty, let fd = try UnixSocket.accept(listenFD) { result = .success(fd) }
-                } catch {
-                    result = .failure(error)
-                }
-            }
-            closeDescriptors()
-            if let result { onAccept(result) }
+            // Under the lock: a close after this finds the watch to remove.
+            state.watch = loop.watch(listenFD, for: .readable) { [self] _ in acceptReady(onAccept) }
         }
     }
 
     /// Stops listening; idempotent.
     package func close() {
-        let (wasClosed, threadOwnsDescriptors) = state.withLock { state in
-            defer { state.closed = true }
-            return (state.closed, state.started)
-        }
-        guard !wasClosed else { return }
-        if threadOwnsDescriptors {
-            loop.wake()
-        } else {
-            closeDescriptors()
-        }
+        state.withLock { $0.closed = true }
+        release()
     }
 
-    private func closeDescriptors() {
-        state.withLock { state in
-            guard !state.descriptorsClosed else { return }
-            state.descriptorsClosed = true
-            Posix.closeIgnoringErrors(listenFD)
-            Posix.removeFile(path)
+    /// On the loop: the socket is readable (or failed).
+    private func acceptReady(_ onAccept: @Sendable (Result<Int32, SystemError>) -> Void) {
+        guard !state.withLock({ $0.closed }) else { return }  // `close()` wins
+        let result: Result<Int32, SystemError>
+        do {
+            guard let fd = try UnixSocket.accept(listenFD) else { return }  // the client gave up
+            result = .success(fd)
+        } catch {
+            result = .failure(error)
         }
-        loop.close()
+        guard release() else {
+            if case .success(let fd) = result { UnixSocket.close(fd) }  // `close()` won meanwhile
+            return
+        }
+        onAccept(result)
+    }
+
+    /// Removes the socket's file and closes it (through the loop when it is watched), once;
+    /// returns whether this call did.
+    @discardableResult
+    private func release() -> Bool {
+        state.withLock { state in
+            guard !state.released else { return false }
+            state.released = true
+            // Now, not on the loop: the path may be reused once the caller removed its directory.
+            Posix.removeFile(path)
+            if let watch = state.watch {
+                loop.unwatch(watch, closing: true)
+            } else {
+                Posix.closeIgnoringErrors(listenFD)
+            }
+            state.watch = nil
+            return true
+        }
     }
 }

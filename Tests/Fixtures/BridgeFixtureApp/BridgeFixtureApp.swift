@@ -1,5 +1,6 @@
 import Foundation
 import HarnessHost
+import HarnessSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -15,12 +16,11 @@ struct Todo: Codable, Sendable, Equatable {
     var completed: Bool
 }
 
-/// The fixture's state, guarded by a lock because probes run on the bridge thread.
-final class FixtureState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = "idle"
-    var current: String { lock.withLock { value } }
-    func set(_ new: String) { lock.withLock { value = new } }
+/// The fixture's state, guarded by a lock because probes run on the bridge's thread.
+final class FixtureState: Sendable {
+    private let value = Locked("idle")
+    var current: String { value.withLock { $0 } }
+    func set(_ new: String) { value.withLock { $0 = new } }
 }
 
 /// A tiny app for the bridge tests: it exposes a spy, a probe, handlers and events.
@@ -33,6 +33,10 @@ final class FixtureState: @unchecked Sendable {
 @main
 struct BridgeFixtureApp {
     static func main() {
+        // `thread-scaling N`: the transport's thread count with one and with N connections.
+        if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "thread-scaling" {
+            ThreadScalingReport.run(pairs: Int(CommandLine.arguments[2]) ?? 0)
+        }
         // `BRIDGE_FIXTURE_NO_HOST=1`: an app that never connects; it shows its arguments and waits.
         if ProcessInfo.processInfo.environment["BRIDGE_FIXTURE_NO_HOST"] == "1" {
             print("not connecting: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
@@ -91,9 +95,8 @@ struct BridgeFixtureApp {
         host.probe("malformed") { ["not": "a todo"] }
         host.publish("state", state.current)
         host.ready()
-        // The main thread has nothing else to do: park it until the process ends.
-        let parked = DispatchSemaphore(value: 0)
-        parked.wait()
+        // The main thread has nothing else to do: it serves the main queue until the process ends.
+        dispatchMain()
     }
 
     static func countEntries(_ path: String) -> Int {
