@@ -114,7 +114,7 @@ let package = Package(
         .executableTarget(name: "stub-threads-fixture", dependencies: ["Stubs", "HarnessSystem"], path: "Tests/Fixtures/StubThreadsFixture"),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness", "TestSupport"]),
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness", "TestSupport"]),
-        .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator"], exclude: ["Fixtures"]),
+        .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator", "HarnessSystem"], exclude: ["Fixtures"]),
         .testTarget(name: "HarnessSystemTests", dependencies: ["HarnessSystem"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "HarnessCore", "HarnessSystem", "TestSupport"]),
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "HarnessCore", "TerminalEmulator", "TestSupport"], exclude: ["__Snapshots__"]),

@@ -101,6 +101,11 @@ extension Posix {
         try retrying("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
     }
 
+    /// Creates (or truncates) `path` for writing, mode 0600, close-on-exec.
+    package static func createForWriting(_ path: String) throws(SystemError) -> Int32 {
+        try retrying("open \(path)") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+    }
+
     // MARK: - Flags
 
     /// Makes `fd` non-blocking.

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HarnessSystem
 import Testing
 import TerminalEmulator
 
@@ -156,54 +157,37 @@ import TerminalEmulator
 
     /// Runs a program to completion; returns its exit status and stdout+stderr.
     ///
-    /// Uses posix_spawn rather than Foundation's `Process`: the tmux server forked by
+    /// Uses the harness's spawn rather than Foundation's `Process`: the tmux server forked by
     /// `start-server` inherits the child's descriptors, which keeps `Process` from ever
-    /// noticing the exit. The child gets an empty signal mask and default handlers, so that
-    /// `kill-server`'s SIGHUP really ends the pane. A command that could hang runs under
-    /// `timeout(1)`.
+    /// noticing the exit. The harness's spawn closes every descriptor but 0-2 in the child
+    /// (the server lives on: one it inherited, such as a script another test is writing
+    /// without O_CLOEXEC, would stay open with it and make that script fail with ETXTBSY), and
+    /// gives it an empty signal mask and default handlers, so that `kill-server`'s SIGHUP
+    /// really ends the pane. A command that could hang runs under `timeout(1)`.
     static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("tmux-parity-\(UUID().uuidString).out").path
         defer { unlink(outputPath) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaultSignals = sigset_t()
-        sigemptyset(&defaultSignals)
-        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaultSignals, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C.UTF-8"
         environment["LANG"] = "C.UTF-8"
         environment.removeValue(forKey: "TMUX")
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        do {
+            let input = try Posix.openForReading("/dev/null")
+            defer { Posix.closeIgnoringErrors(input) }
+            let output = try Posix.createForWriting(outputPath)
+            defer { Posix.closeIgnoringErrors(output) }
+            let pid = try Posix.spawnWithPipes(
+                path: path, arguments: [path] + arguments, environment: environment.map { "\($0.key)=\($0.value)" },
+                workingDirectory: nil, standardInput: input, standardOutput: output, standardError: output)
+            let status = try Posix.waitForTermination(pid)
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            switch status {
+            case .exited(let code): return (code, text)
+            case .signaled(let signal): return (128 + signal, text)
+            }
+        } catch {
+            throw TmuxFailure(description: "cannot run \(path): \(error)")
         }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard spawned == 0 else {
-            throw TmuxFailure(description: "cannot start \(path): \(String(cString: strerror(spawned)))")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let exitCode = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitCode, output)
     }
 }
