@@ -9,7 +9,7 @@ import Darwin
 
 /// The baseline: the same frames over a Unix socket between two threads of their own
 /// (a client and a server) with blocking reads and writes, no JSON, no bridge machinery.
-final class RawEcho: @unchecked Sendable {
+final class RawEcho: Sendable {
     private let client: Int32
     private let server: Int32
     private let directory: String

@@ -1,27 +1,31 @@
 import Foundation
 import Testing
 import Harness
+import HarnessSystem
 @testable import HarnessFlows
 
 /// Records calls from concurrent jobs.
-final class CallLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var calls: [(String, Int)] = []
-    private var running = 0
-    private(set) var maximumRunning = 0
-    private var finished: [String] = []
+final class CallLog: Sendable {
+    private struct State {
+        var calls: [(String, Int)] = []
+        var running = 0
+        var maximumRunning = 0
+        var finished: [String] = []
+    }
+    private let state = Locked(State())
 
     func begin(_ flow: FlowFile, _ attempt: Int) {
-        lock.withLock {
-            calls.append((flow.relativePath, attempt))
-            running += 1
-            maximumRunning = max(maximumRunning, running)
+        state.withLock { state in
+            state.calls.append((flow.relativePath, attempt))
+            state.running += 1
+            state.maximumRunning = max(state.maximumRunning, state.running)
         }
     }
-    func end() { lock.withLock { running -= 1 } }
-    func finish(_ path: String) { lock.withLock { finished.append(path) } }
-    var attempts: [String: [Int]] { lock.withLock { Dictionary(grouping: calls, by: \.0).mapValues { $0.map(\.1) } } }
-    var finishedPaths: [String] { lock.withLock { finished } }
+    func end() { state.withLock { $0.running -= 1 } }
+    func finish(_ path: String) { state.withLock { $0.finished.append(path) } }
+    var maximumRunning: Int { state.withLock { $0.maximumRunning } }
+    var attempts: [String: [Int]] { state.withLock { Dictionary(grouping: $0.calls, by: \.0).mapValues { $0.map(\.1) } } }
+    var finishedPaths: [String] { state.withLock { $0.finished } }
 }
 
 @Suite struct FlowWorkerPoolTests {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Harness
+import HarnessSystem
 import Stubs
 @testable import HarnessFlows
 
@@ -213,10 +214,9 @@ import Stubs
     }
 
     /// The messages the failure handler received.
-    final class Reported: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: [String] = []
-        func add(_ message: String) { lock.withLock { stored.append(message) } }
-        var messages: [String] { lock.withLock { stored } }
+    final class Reported: Sendable {
+        private let stored = Locked<[String]>([])
+        func add(_ message: String) { stored.withLock { $0.append(message) } }
+        var messages: [String] { stored.withLock { $0 } }
     }
 }
