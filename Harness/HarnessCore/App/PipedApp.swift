@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HarnessSystem
 
 /// An app under test run with pipes instead of a terminal, with the launch protocol's
 /// arguments (network, storage sandbox, clock, initial state, values) passed as
@@ -20,8 +20,8 @@ public final class PipedApp: Sendable {
     public let session: PipedSession
     /// The app's private storage directory, passed as `--harness-storage` (with `.arguments`).
     public let sandbox: Sandbox
-    private let closed = Mutex(false)
-    private let closeHandlers = Mutex<[@Sendable (PipedApp, Bool) -> Void]>([])
+    private let closed = Locked(false)
+    private let closeHandlers = Locked<[@Sendable (PipedApp, Bool) -> Void]>([])
 
     private init(session: PipedSession, sandbox: Sandbox) {
         self.session = session
