@@ -200,7 +200,7 @@ final class ScrolledLineScan: Sendable {
     }
 }
 
-/// A compiled regular expression that can be shared with the reader thread (it is immutable).
+/// A compiled regular expression that can be shared with the event loop (it is immutable).
 package struct CompiledRegex: Sendable {
     package let expression: NSRegularExpression
 
