@@ -75,6 +75,17 @@ public final class PipedApp: Sendable {
     public func close(failed: Bool) {
         guard closed.setOnce() else { return }
         for handler in closeHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self, failed) }
+        if EventLoop.shared.inLoop {
+            // Closed (or released) by a handler on the event loop, which runs the teardown and
+            // so cannot wait for it here: the sandbox goes once it is done.
+            let (session, sandbox) = (session, sandbox)
+            session.core.startTerminating(grace: .milliseconds(500))
+            Task.detached {
+                await session.terminated()
+                sandbox.close(failed: failed)
+            }
+            return
+        }
         session.terminate()
         sandbox.close(failed: failed)
     }

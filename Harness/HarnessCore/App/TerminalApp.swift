@@ -243,6 +243,18 @@ public final class TerminalApp: Sendable {
     public func close(failed: Bool) {
         guard closed.setOnce() else { return }
         runCloseHandlers(failed: failed)
+        if EventLoop.shared.inLoop {
+            // Closed (or released) by a handler on the event loop, which runs the teardown and
+            // so cannot wait for it here: the rest follows once it is done.
+            session.startTerminating()
+            let (session, listener, sandbox) = (session, listener, sandbox)
+            Task.detached {
+                await session.terminated()
+                listener?.close()
+                sandbox.close(failed: failed)
+            }
+            return
+        }
         session.terminate()
         finishClosing(failed: failed)
     }

@@ -31,7 +31,7 @@ public final class TerminalSession: Sendable {
     /// teardown without waiting for it.
     deinit {
         if EventLoop.shared.inLoop {
-            core.startTerminating(grace: .milliseconds(500))
+            startTerminating()
         } else {
             core.terminate(grace: .milliseconds(500))
         }
@@ -140,6 +140,13 @@ public final class TerminalSession: Sendable {
     package func terminated(grace: Duration = .milliseconds(500)) async -> ExitStatus {
         runTerminateHandlers()
         return await core.terminated(grace: grace)
+    }
+
+    /// Starts ``terminate(grace:)`` without waiting for it: for a release or a close on the
+    /// event loop, which runs the teardown and so cannot wait for it.
+    package func startTerminating(grace: Duration = .milliseconds(500)) {
+        runTerminateHandlers()
+        core.startTerminating(grace: grace)
     }
 
     private func runTerminateHandlers() {
