@@ -1,8 +1,8 @@
 import Foundation
 @testable import Harness
 @testable import HarnessCore
-import Synchronization
 import Testing
+import HarnessSystem
 import TestSupport
 
 /// When `TerminalApp.with` keeps a failure's files (the recording, the screen as text and SVG):
@@ -150,7 +150,7 @@ import TestSupport
     /// With a failure handler (and under XCTest), the handler gets the message and the given
     /// error is thrown.
     @Test func failAndStopWithAHandlerThrowsTheGivenError() async throws {
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         await #expect(throws: Deliberate.self) {
             try await FailureReporter.withFailureHandler({ message, _ in messages.withLock { $0.append(message) } }) {
                 try await Self.stop("stopped", at: SourceCodeLocation())
@@ -169,7 +169,7 @@ import TestSupport
     /// Runs `body`, dropping (and returning) the issues whose comments contain `marker`: the
     /// failures a test causes on purpose. Other issues are recorded as usual.
     static func dropping(_ marker: String, _ body: @Sendable () async throws -> Void) async throws -> [Issue] {
-        let dropped = Mutex<[Issue]>([])
+        let dropped = Locked<[Issue]>([])
         let scope = IssueHandlingTrait.compactMapIssues { issue in
             guard issue.comments.contains(where: { $0.rawValue.contains(marker) }) else { return issue }
             dropped.withLock { $0.append(issue) }

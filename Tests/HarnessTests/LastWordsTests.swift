@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Harness
 import TerminalEmulator
+import HarnessSystem
 
 /// A program's last words: whatever it printed before it exited, aborted or was killed is read
 /// and parsed before its exit is reported, so the screen, the output and a failure message all
@@ -21,20 +22,21 @@ import TerminalEmulator
         for round in 1...200 {
             // 500 lines before the last words, so they arrive in the last of many reads.
             let script = "seq 1 500; printf 'last words \(round)'; \(command)"
-            // Launched and ended off Swift's cooperative pool: 600 forks and teardowns on it
-            // would starve the tests running beside this one on a loaded machine.
+            // Launched on the blocking worker and ended awaited (on the event loop): 600 forks
+            // and teardowns on Swift's cooperative pool would starve the tests running beside
+            // this one on a loaded machine.
             let configuration = shell(script)
-            let session = try await runOffPool { try TerminalSession.launch(configuration) }
+            let session = try await BlockingWorker.shared.run { try TerminalSession.launch(configuration) }
             let exit: Harness.ExitStatus
             do {
                 exit = try await session.waitForExit()
             } catch {
-                await runOffPool { _ = session.terminate() }
+                await session.terminated()
                 throw error
             }
             let screen = session.screen
             let output = session.output
-            await runOffPool { _ = session.terminate() }
+            await session.terminated()
             #expect(exit == status, "round \(round)")
             guard screen.line(screen.cursor.row).hasPrefix("last words \(round)") else {
                 Issue.record("round \(round): the program \(name) and its last words are missing:\n\(screen)")

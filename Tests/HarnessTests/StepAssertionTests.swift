@@ -1,7 +1,7 @@
 import Foundation
 import Harness
-import Synchronization
 import Testing
+import HarnessSystem
 
 /// A tiny machine to test the step helper with.
 struct Counter: Equatable {
@@ -29,7 +29,7 @@ func counterReducer(_ state: inout Counter, _ message: CounterMessage) -> Counte
 }
 
 final class FailureLog: Sendable {
-    private let entries = Mutex<[(String, UInt)]>([])
+    private let entries = Locked<[(String, UInt)]>([])
     func add(_ message: String, _ location: SourceCodeLocation) { entries.withLock { $0.append((message, location.line)) } }
     var all: [(message: String, line: UInt)] { entries.withLock { $0.map { ($0.0, $0.1) } } }
 }

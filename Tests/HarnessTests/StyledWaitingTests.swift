@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
+import HarnessSystem
 import Harness
 @testable import HarnessCore
 import TerminalEmulator
@@ -141,7 +141,7 @@ import TerminalEmulator
     }
 
     @Test func assertStyleReportsAtTheCallersLine() {
-        let failures = Mutex<[(String, UInt)]>([])
+        let failures = Locked<[(String, UInt)]>([])
         FailureReporter.withFailureHandler({ message, location in failures.withLock { $0.append((message, location.line)) } }) {
             assertStyle(of: "Oops", on: Self.screen, style: Self.boldRed)
             assertStyle(of: "Oops", on: Self.screen, style: .foreground(.named(.blue)))

@@ -230,11 +230,10 @@ import HarnessSystem
 }
 
 /// A value a test body can set from inside an escaping async closure.
-final class PIDBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Int32 = 0
+final class PIDBox: Sendable {
+    private let stored = Locked<Int32>(0)
     var value: Int32 {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }

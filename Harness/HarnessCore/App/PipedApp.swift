@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HarnessSystem
 
 /// An app under test run with pipes instead of a terminal, with the launch protocol's
 /// arguments (network, storage sandbox, clock, initial state, values) passed as
@@ -20,8 +20,8 @@ public final class PipedApp: Sendable {
     public let session: PipedSession
     /// The app's private storage directory, passed as `--harness-storage` (with `.arguments`).
     public let sandbox: Sandbox
-    private let closed = Mutex(false)
-    private let closeHandlers = Mutex<[@Sendable (PipedApp, Bool) -> Void]>([])
+    private let closed = Locked(false)
+    private let closeHandlers = Locked<[@Sendable (PipedApp, Bool) -> Void]>([])
 
     private init(session: PipedSession, sandbox: Sandbox) {
         self.session = session
@@ -75,6 +75,17 @@ public final class PipedApp: Sendable {
     public func close(failed: Bool) {
         guard closed.setOnce() else { return }
         for handler in closeHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self, failed) }
+        if EventLoop.shared.inLoop {
+            // Closed (or released) by a handler on the event loop, which runs the teardown and
+            // so cannot wait for it here: the sandbox goes once it is done.
+            let (session, sandbox) = (session, sandbox)
+            session.core.startTerminating(grace: .milliseconds(500))
+            Task.detached {
+                await session.terminated()
+                sandbox.close(failed: failed)
+            }
+            return
+        }
         session.terminate()
         sandbox.close(failed: failed)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import HarnessWire
-import Synchronization
+import HarnessSystem
 
 /// An app under test, launched on a pseudo-terminal with the launch protocol: its terminal
 /// session, its storage sandbox, and (when it speaks it) its bridge.
@@ -23,8 +23,8 @@ public final class TerminalApp: Sendable {
     /// The launch protocol the app was launched with (named in errors).
     public let launchProtocol: LaunchProtocol
     private let listener: BridgeListener?
-    private let closed = Mutex(false)
-    private let closeHandlers = Mutex<[@Sendable (TerminalApp, Bool) -> Void]>([])
+    private let closed = Locked(false)
+    private let closeHandlers = Locked<[@Sendable (TerminalApp, Bool) -> Void]>([])
 
     private init(session: TerminalSession, sandbox: Sandbox, bridge: AppBridge?, listener: BridgeListener?,
                  launchProtocol: LaunchProtocol) {
@@ -59,7 +59,7 @@ public final class TerminalApp: Sendable {
         let sandbox = try launch.makeSandbox()
         do {
             let options = launch.launchOptions(storage: sandbox)
-            let sessionBox = Mutex<TerminalSession?>(nil)
+            let sessionBox = Locked<TerminalSession?>(nil)
             var listener: BridgeListener?
             var protocolArguments = launch.protocolArguments(options)
             var protocolEnvironment = launch.protocolVariables(options)
@@ -86,7 +86,8 @@ public final class TerminalApp: Sendable {
             )
             let session: TerminalSession
             do {
-                session = try await runOffPool { try TerminalSession.launch(configuration) }
+                // fork and exec block: on the one worker thread that may, off Swift's pool.
+                session = try await BlockingWorker.shared.run { try TerminalSession.launchSession(configuration) }
             } catch {
                 listener?.close()
                 throw error
@@ -99,7 +100,7 @@ public final class TerminalApp: Sendable {
                     bridge = try await listener.waitForReady(timeout: launch.readyTimeout)
                     bridge?.defaultTimeout = launch.defaultTimeout
                 } catch {
-                    session.terminate()
+                    await session.terminated()
                     listener.close()
                     throw error
                 }
@@ -166,7 +167,7 @@ public final class TerminalApp: Sendable {
         if failed {
             app.keepFailureArtifacts(filePath: "\(filePath)", function: function, hooks: hooks)
         }
-        await runOffPool { app.close(failed: failed) }
+        await app.closed(failed: failed)
         return try outcome.get()
     }
 
@@ -241,8 +242,36 @@ public final class TerminalApp: Sendable {
     /// `HARNESS_KEEP_SANDBOX=1`; its path is then printed). Idempotent.
     public func close(failed: Bool) {
         guard closed.setOnce() else { return }
-        for handler in closeHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self, failed) }
+        runCloseHandlers(failed: failed)
+        if EventLoop.shared.inLoop {
+            // Closed (or released) by a handler on the event loop, which runs the teardown and
+            // so cannot wait for it here: the rest follows once it is done.
+            session.startTerminating()
+            let (session, listener, sandbox) = (session, listener, sandbox)
+            Task.detached {
+                await session.terminated()
+                listener?.close()
+                sandbox.close(failed: failed)
+            }
+            return
+        }
         session.terminate()
+        finishClosing(failed: failed)
+    }
+
+    /// ``close(failed:)``, awaiting the teardown instead of blocking the caller's thread.
+    package func closed(failed: Bool) async {
+        guard closed.setOnce() else { return }
+        runCloseHandlers(failed: failed)
+        await session.terminated()
+        finishClosing(failed: failed)
+    }
+
+    private func runCloseHandlers(failed: Bool) {
+        for handler in closeHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self, failed) }
+    }
+
+    private func finishClosing(failed: Bool) {
         listener?.close()
         sandbox.close(failed: failed)
     }

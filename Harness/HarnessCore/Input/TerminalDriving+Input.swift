@@ -3,7 +3,7 @@ import TerminalEmulator
 
 extension TerminalDriving {
     /// Sends raw bytes to the program. Never blocks: what the pty does not accept now is
-    /// written by the reader thread as the program reads.
+    /// written by the harness's event loop as the program reads.
     public func send(_ bytes: [UInt8]) throws {
         try core.send(bytes)
     }

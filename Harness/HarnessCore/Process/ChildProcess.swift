@@ -1,100 +1,54 @@
-import Foundation
 import HarnessSystem
 
-/// What both session cores do with the child they launched: a reaper thread that waits for
-/// it, and the teardown of its whole process group.
-enum ChildProcess {
-    /// Starts a thread that waits for `pid` to end and passes its status to `reaped`.
-    static func startReaper(of pid: Int32, name: String, reaped: @escaping @Sendable (ExitStatus) -> Void) {
-        let reaper = Thread {
-            let status: ExitStatus
-            do {
-                status = ExitStatus(try Posix.waitForTermination(pid))
-            } catch {
-                // ECHILD: someone else reaped our child; its status is lost.
-                status = .exited(-1)
-            }
-            reaped(status)
-        }
-        reaper.name = name
-        reaper.stackSize = 256 << 10
-        reaper.start()
-    }
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
+/// What both session cores do with the child they launched: learn of its exit from the event
+/// loop (``ChildExit``), and end its whole process group, event driven on the loop.
+enum ChildProcess {
     /// Ends the process group that `pid` leads: sends `signals` (and SIGCONT: a stopped
     /// program must run to die) to the group, and to `pid` itself with `signalLeaderToo` (in
-    /// case it left its group), unless it was reaped already; gives it `grace` to be reaped,
-    /// then SIGKILL. Whatever is left of the group (background jobs of a shell that exited)
-    /// goes too, and this returns once those processes are gone (pidfds, event driven).
+    /// case it left its group), unless it was reaped already; gives it `grace` (a loop timer) to
+    /// be reaped, then SIGKILL. Whatever is left of the group (background jobs of a shell that
+    /// exited) gets SIGKILL too, and `done` runs on the loop once those processes are gone
+    /// (pidfds; at most 2 s) and the child was reaped.
     ///
-    /// - Parameter waitUntilReaped: waits until the child was reaped or the date passed (at
-    ///   once for `distantPast`) and says whether it was.
+    /// Every step runs on the event loop, where the child is reaped: a signal is only sent to
+    /// `pid` while it is not reaped, so never to a process that reused its id. Nothing blocks.
     static func endProcessGroup(
-        of pid: Int32, signals: [Int32], signalLeaderToo: Bool, grace: Duration,
-        waitUntilReaped: (Date) -> Bool
+        of pid: Int32, signals: [Int32], signalLeaderToo: Bool, grace: Duration, exit: ChildExit,
+        then done: @escaping @Sendable () -> Void
     ) {
-        let targets = signalLeaderToo ? [-pid, pid] : [-pid]
-        if !waitUntilReaped(.distantPast) {
+        let loop = EventLoop.shared
+        loop.execute {
+            guard !exit.isReaped else { return endLeftovers(of: pid, then: done) }
+            let targets = signalLeaderToo ? [-pid, pid] : [-pid]
             for target in targets {
                 for signal in signals + [SIGCONT] { _ = try? Posix.kill(target, signal) }
             }
-            if !waitUntilReaped(Date(timeIntervalSinceNow: grace.seconds)) {
+            let graceTimer = loop.schedule(after: grace) {
+                // On the loop, like the reaping: not reaped yet means the pid is still ours.
+                guard !exit.isReaped else { return }
                 for target in targets { _ = try? Posix.kill(target, SIGKILL) }
             }
+            exit.whenReaped { _ in
+                loop.cancel(graceTimer)
+                endLeftovers(of: pid, then: done)
+            }
         }
+    }
+
+    /// After the leader was reaped: SIGKILL to what is left of its group, and `done` once
+    /// those processes exited (or 2 s passed). On the loop.
+    private static func endLeftovers(of pid: Int32, then done: @escaping @Sendable () -> Void) {
         _ = try? Posix.killProcessGroup(pid, SIGKILL)
         // Scanning /proc costs about a millisecond: only when the group still has members.
         let remaining = Posix.exists(-pid) ? Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid } : []
-        if !remaining.isEmpty {
-            _ = try? Posix.killProcessGroup(pid, SIGKILL)
-            Posix.waitUntilExited(remaining, timeout: .seconds(2))
-        }
-    }
-}
-
-extension ChildProcess {
-    /// The end of a core's teardown, after the child was ended: with `condition` locked, waits
-    /// until the child was `reaped`, asks the core's I/O thread to stop (`requestStop`), waits
-    /// until it and the reaper `finished`, then `close`s the descriptors, still locked: exactly
-    /// once, after no thread uses them any more.
-    static func stopThreads(
-        _ condition: NSCondition, reaped: () -> Bool, requestStop: () -> Void, finished: () -> Bool,
-        thenClose close: () -> Void
-    ) {
-        condition.lock()
-        defer { condition.unlock() }
-        while !reaped() { condition.wait() }
-        requestStop()
-        while !finished() { condition.wait() }
-        close()
-    }
-
-    /// Serialises a core's `terminate`: the first call runs the teardown, later ones (also
-    /// concurrent ones, which wait for it) return its status.
-    final class TerminateOnce: @unchecked Sendable {
-        private let lock = NSLock()
-        private var status: ExitStatus?
-
-        func run(_ teardown: () -> ExitStatus) -> ExitStatus {
-            lock.lock()
-            defer { lock.unlock() }
-            if let status { return status }
-            let ended = teardown()
-            status = ended
-            return ended
-        }
-    }
-}
-
-extension NSCondition {
-    /// Locks, waits until `done` holds or `deadline` passes (at once for `distantPast`), and
-    /// returns whether it holds.
-    func wait(until deadline: Date, for done: () -> Bool) -> Bool {
-        lock()
-        defer { unlock() }
-        while !done() {
-            if !wait(until: deadline) { break }
-        }
-        return done()
+        guard !remaining.isEmpty else { return done() }
+        _ = try? Posix.killProcessGroup(pid, SIGKILL)
+        EventLoop.shared.whenExited(remaining, timeout: .seconds(2)) { _ in done() }
     }
 }

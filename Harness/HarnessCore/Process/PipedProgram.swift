@@ -54,7 +54,9 @@ public enum PipedProgram {
         configuration.workingDirectory = workingDirectory
         configuration.standardInput = input.map { .data($0) } ?? .empty
         let session = try PipedSession.launch(configuration)
-        defer { session.terminate() }
-        return try await session.core.wait(timeout: nil)
+        let result: Result<Output, any Error>
+        do { result = .success(try await session.core.wait(timeout: nil)) } catch { result = .failure(error) }
+        await session.terminated()
+        return try result.get()
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import HarnessSystem
 
 /// A program run with pipes instead of a terminal: its standard input given up front, its
-/// standard output and error read apart, to the end, on a thread of the session's own.
+/// standard output and error read apart, to the end, by the harness's one event loop.
 ///
 /// ```swift
 /// try await PipedSession.withSession(.init(executable: "sort", standardInput: .text("b\na\n"))) { session in
@@ -13,9 +13,10 @@ import HarnessSystem
 /// ```
 ///
 /// The program runs in a session (and process group) of its own, so ``terminate(grace:)`` ends
-/// it together with everything it started. Nothing blocks Swift's cooperative pool: one I/O
-/// thread polls the three pipes (it writes the input as the program reads it, so a program that
-/// never reads cannot block anyone) and one thread waits for the exit. The result is delivered
+/// it together with everything it started. Nothing blocks Swift's cooperative pool, and no
+/// thread is started for the session: the event loop watches the three pipes (it writes the
+/// input as the program reads it, so a program that never reads cannot block anyone) and the
+/// program's exit. The result is delivered
 /// once the program has exited and both output pipes reached end of file, so every byte written
 /// before the exit is in it. Releasing the session terminates the program.
 public final class PipedSession: Sendable {
@@ -29,8 +30,14 @@ public final class PipedSession: Sendable {
     }
 
     /// Ends the program (see ``terminate(grace:)``) if it still runs and releases everything.
+    /// Released on the event loop (by a handler that held the last reference), it starts the
+    /// teardown without waiting for it.
     deinit {
-        core.terminate(grace: .milliseconds(500))
+        if EventLoop.shared.inLoop {
+            core.startTerminating(grace: .milliseconds(500))
+        } else {
+            core.terminate(grace: .milliseconds(500))
+        }
     }
 
     // MARK: - Configuration
@@ -39,7 +46,7 @@ public final class PipedSession: Sendable {
     public enum StandardInput: Sendable, Hashable {
         /// Nothing: the program reads end of file at once (`/dev/null`).
         case empty
-        /// These bytes, then end of file. They are written by the session's I/O thread as the
+        /// These bytes, then end of file. They are written by the harness's event loop as the
         /// program reads them; a program that exits without reading them all is not an error.
         case data(Data)
         /// The file's bytes: the file itself is opened and given to the program.
@@ -72,7 +79,7 @@ public final class PipedSession: Sendable {
         public var standardInput: StandardInput
         /// The timeout of ``PipedSession/waitForExit(timeout:)`` when it is not given one.
         public var defaultTimeout: Duration
-        /// Called on the I/O thread with every chunk read from either output, in order, after it
+        /// Called on the harness's event loop with every chunk read from either output, in order, after it
         /// was added to the session's copy (to stream it somewhere, or to know it arrived).
         public var onOutput: (@Sendable (Stream, [UInt8]) -> Void)?
 
@@ -156,15 +163,13 @@ public final class PipedSession: Sendable {
             ownEnds.append(error.read)
             try Posix.setNonBlocking(output.read)
             try Posix.setNonBlocking(error.read)
-            let loop = try ReadinessLoop()
-
             let pid = try Posix.spawnWithPipes(
                 path: path, arguments: [configuration.executable] + configuration.arguments,
                 environment: environment, workingDirectory: configuration.workingDirectory,
                 standardInput: standardInput, standardOutput: output.write, standardError: error.write)
             let core = PipedSessionCore(
                 pid: pid, executable: path, input: input, inputFD: inputWriter,
-                outputFD: output.read, errorFD: error.read, loop: loop,
+                outputFD: output.read, errorFD: error.read,
                 configuration: configuration)
             core.start()
             return PipedSession(core: core)
@@ -187,7 +192,7 @@ public final class PipedSession: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PipedSession) async throws -> Result
     ) async throws -> Result {
-        try await withReleasing(try launch(configuration), release: { $0.terminate() }, body)
+        try await withReleasing(try launch(configuration), release: { await $0.terminated() }, body)
     }
 
     // MARK: - State
@@ -212,10 +217,9 @@ public final class PipedSession: Sendable {
 
     /// Runs `handler` once, with what ``waitForExit(timeout:)`` returns, when the program has
     /// exited and both outputs were read to the end (or when ``terminate(grace:)`` ended the
-    /// session without them): on the session's own thread, before any wait returns, so it
+    /// session without them): on the harness's event loop, before any wait returns, so it
     /// does not depend on Swift's cooperative pool; at once if the program already ended.
-    /// Keep it quick. (``terminate(grace:)`` may return while a handler still runs on the
-    /// session's thread; a wait returns after it.)
+    /// Keep it quick, and do not wait in it for this session (its `terminate()` included).
     public func onExit(_ handler: @escaping @Sendable (Output) -> Void) {
         core.onExit(handler)
     }
@@ -225,8 +229,8 @@ public final class PipedSession: Sendable {
     /// Waits until the program has exited and both of its outputs were read to the end, and
     /// returns how it ended with everything it wrote.
     ///
-    /// Event driven: the thread that reaps the program (or the one that reads its last byte)
-    /// resumes the wait. Throws ``PipedSessionError/timeout(executable:after:standardOutputTail:standardErrorTail:)``
+    /// Event driven: the event loop resumes the wait when it reaps the program or reads its
+    /// last byte. Throws ``PipedSessionError/timeout(executable:after:standardOutputTail:standardErrorTail:)``
     /// when the program still runs after `timeout` (nil: the configuration's default), or
     /// ``PipedSessionError/outputStillOpen(executable:status:after:standardOutputTail:standardErrorTail:)``
     /// when it exited but a process it started still holds its output open. The program is left
@@ -260,8 +264,16 @@ public final class PipedSession: Sendable {
     /// SIGKILL; then stops reading and closes the pipes. Idempotent: later calls return the same
     /// status. Also runs when the session is released. A wait still pending gets the output read
     /// until then.
+    /// Blocks the calling thread until the teardown is done (the teardown itself runs on the
+    /// harness's event loop).
     @discardableResult
     public func terminate(grace: Duration = .milliseconds(500)) -> ExitStatus {
         core.terminate(grace: grace)
+    }
+
+    /// ``terminate(grace:)``, awaited instead of blocking the caller's thread.
+    @discardableResult
+    package func terminated(grace: Duration = .milliseconds(500)) async -> ExitStatus {
+        await core.terminated(grace: grace)
     }
 }

@@ -1,14 +1,14 @@
-import Dispatch
 import Foundation
 import HarnessSystem
 
-/// The engine behind a ``PipedSession``: owns our ends of the pipes, the I/O and reaper
-/// threads, the output read so far and the pending waits. Mutable shared state is guarded by
-/// `condition`'s lock.
+/// The engine behind a ``PipedSession``: owns our ends of the pipes, the output read so far
+/// and the pending waits. All mutable state is in `state`, reached only under its lock.
 ///
-/// The threads hold the core, never the public session, so dropping the session runs its
-/// `deinit`, which terminates the program and releases everything here.
-final class PipedSessionCore: @unchecked Sendable {
+/// No thread of its own: the event loop (`EventLoop.shared`) reads both outputs, writes the
+/// input as the program reads it, reaps the child and runs the teardown. The loop's handlers
+/// hold the core, never the public session, so dropping the session runs its `deinit`, which
+/// terminates the program and releases everything here.
+final class PipedSessionCore: Sendable {
     /// What the test did with the session, for its trace.
     let journal = SessionJournal()
     // MARK: - Fixed at launch
@@ -23,41 +23,46 @@ final class PipedSessionCore: @unchecked Sendable {
     let outputFD: Int32
     let errorFD: Int32
     /// Our end of the program's standard input (non-blocking), or -1 when the program reads a
-    /// file or `/dev/null`. Owned by the I/O thread, which closes it once the input is written.
+    /// file or `/dev/null`. The loop closes it once the input is written (or refused).
     let inputFD: Int32
     private let input: Data
-    /// The I/O thread: polls the pipes and wakes up when a stop is requested.
-    let loop: ReadinessLoop
 
-    // MARK: - Guarded by `condition`
+    // MARK: - Guarded by the lock
 
-    let condition = NSCondition()
-    private var standardOutput = Data()
-    private var standardError = Data()
-    private var outputAtEnd = false
-    private var errorAtEnd = false
-    /// Set by the reaper when `waitpid` returned.
-    private var reapedStatus: ExitStatus?
-    /// Set once the program has exited and its output was read: what waits receive.
-    private var result: PipedProgram.Output?
-    /// The result from the moment it is complete, while the exit handlers run and before
-    /// `result` (which the waits see) is set.
-    private var completedOutput: PipedProgram.Output?
-    private var readerFinished = false
-    private var reaperFinished = false
-    private var stopRequested = false
-    private(set) var isClosed = false
-    /// Called once with the result, before the waits are resumed (``PipedSession/onExit(_:)``).
-    private var exitHandlers: [@Sendable (PipedProgram.Output) -> Void] = []
+    private struct State {
+        var standardOutput = Data()
+        var standardError = Data()
+        var outputAtEnd = false
+        var errorAtEnd = false
+        /// The loop's watches of the pipes; nil once that pipe ended (or the input was closed).
+        var outputWatch: EventLoop.Watch?
+        var errorWatch: EventLoop.Watch?
+        var inputWatch: EventLoop.Watch?
+        /// How much of the input the program took.
+        var inputOffset = 0
+        /// Set on the loop when the child was reaped.
+        var reapedStatus: ExitStatus?
+        /// Set once the program has exited and its output was read: what waits receive.
+        var result: PipedProgram.Output?
+        /// The result from the moment it is complete, while the exit handlers run and before
+        /// `result` (which the waits see) is set.
+        var completedOutput: PipedProgram.Output?
+        var isClosed = false
+        /// Called once with the result, before the waits are resumed (``PipedSession/onExit(_:)``).
+        var exitHandlers: [@Sendable (PipedProgram.Output) -> Void] = []
+    }
+
+    private let state = Locked(State())
     /// The waits for the result (they wait for nothing else).
     private let waiters = WaiterTable<Void, PipedProgram.Output>()
-
-    /// Serialises `terminate` calls; the second one returns the first one's status.
-    private let terminateOnce = ChildProcess.TerminateOnce()
+    /// The child's exit, reported by the loop.
+    private let exit = ChildExit()
+    /// The teardown, started once; `terminate` waits for it, `terminated` awaits it.
+    private let termination = Termination()
 
     init(
         pid: Int32, executable: String, input: Data, inputFD: Int32, outputFD: Int32, errorFD: Int32,
-        loop: ReadinessLoop, configuration: PipedSession.Configuration
+        configuration: PipedSession.Configuration
     ) {
         self.configuration = configuration
         self.pid = pid
@@ -66,153 +71,142 @@ final class PipedSessionCore: @unchecked Sendable {
         self.inputFD = inputFD
         self.outputFD = outputFD
         self.errorFD = errorFD
-        self.loop = loop
         waiters.describeTimeouts(with: self) { $0.timeoutError(after: $1.timeout ?? .zero) }
     }
 
-    /// Starts the I/O and reaper threads.
+    /// Registers the pipes and the child with the event loop (on the loop, so that no handler
+    /// runs before its watch is in the state).
     func start() {
-        loop.start(name: "PipedSession.io(\(pid))", stackSize: 512 << 10) { [self] _ in runIO() }
-        ChildProcess.startReaper(of: pid, name: "PipedSession.reaper(\(pid))") { [self] in reaped($0) }
-    }
-
-    @inline(__always)
-    private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        condition.lock()
-        defer { condition.unlock() }
-        return try body()
+        EventLoop.shared.execute { [self] in
+            let loop = EventLoop.shared
+            exit.whenReaped { [self] status in reaped(status) }
+            let outputWatch = loop.watch(outputFD, for: .readable) { [self] _ in outputReady(.standardOutput) }
+            let errorWatch = loop.watch(errorFD, for: .readable) { [self] _ in outputReady(.standardError) }
+            var inputWatch: EventLoop.Watch?
+            if inputFD >= 0 {
+                if input.isEmpty {
+                    Posix.closeIgnoringErrors(inputFD)
+                } else {
+                    inputWatch = loop.watch(inputFD, for: .writable) { [self] _ in inputWritable() }
+                }
+            }
+            state.withLock { state in
+                state.outputWatch = outputWatch
+                state.errorWatch = errorWatch
+                state.inputWatch = inputWatch
+            }
+            exit.watch(pid)
+        }
     }
 
     // MARK: - Queries
 
-    var standardOutputSoFar: Data { withLock { standardOutput } }
-    var standardErrorSoFar: Data { withLock { standardError } }
-    var finishedOutput: PipedProgram.Output? { withLock { result } }
+    var standardOutputSoFar: Data { state.withLock { $0.standardOutput } }
+    var standardErrorSoFar: Data { state.withLock { $0.standardError } }
+    var finishedOutput: PipedProgram.Output? { state.withLock { $0.result } }
 
-    /// Whether both helper threads have ended and every descriptor is closed.
-    var isFullyReleased: Bool { withLock { readerFinished && reaperFinished && isClosed } }
-
-    // MARK: - I/O thread
-
-    /// Polls the wake-up pipe, both outputs (until end of file) and the input (until written or
-    /// refused); leaves when the outputs ended and the input no longer matters, or when
-    /// `terminate` asks.
-    private func runIO() {
-        let capacity = 64 * 1024
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
-        defer { buffer.deallocate() }
-        var outputOpen = true
-        var errorOpen = true
-        var inputOpen = inputFD >= 0
-        var inputOffset = 0
-
-        func closeInput() {
-            guard inputOpen else { return }
-            inputOpen = false
-            Posix.closeIgnoringErrors(inputFD)
+    /// Whether the child was reaped, the loop watches nothing of it and every descriptor is closed.
+    var isFullyReleased: Bool {
+        state.withLock {
+            $0.reapedStatus != nil && $0.isClosed && $0.outputWatch == nil && $0.errorWatch == nil && $0.inputWatch == nil
         }
-        if inputOpen, input.isEmpty { closeInput() }
-
-        while true {
-            let (stop, reaped) = withLock { (stopRequested, reapedStatus != nil) }
-            if stop { break }
-            // Once the program exited and its outputs ended, unread input has no reader left.
-            if !outputOpen, !errorOpen, !inputOpen || reaped { break }
-
-            var requests: [(fd: Int32, events: Posix.PollEvents)] = []
-            if outputOpen { requests.append((outputFD, .readable)) }
-            if errorOpen { requests.append((errorFD, .readable)) }
-            if inputOpen { requests.append((inputFD, .writable)) }
-            let events: [Posix.PollEvents]
-            do {
-                events = try loop.wait(requests, timeoutMilliseconds: -1)
-            } catch {
-                break  // cannot happen with valid descriptors; leave rather than spin
-            }
-            var index = 0
-            let ready = Posix.PollEvents.failures.union(.readable)
-            if outputOpen {
-                if !events[index].intersection(ready).isEmpty, read(outputFD, buffer, maximumReads: 16) {
-                    outputOpen = false
-                    withLock { outputAtEnd = true }
-                }
-                index += 1
-            }
-            if errorOpen {
-                if !events[index].intersection(ready).isEmpty, read(errorFD, buffer, maximumReads: 16) {
-                    errorOpen = false
-                    withLock { errorAtEnd = true }
-                }
-                index += 1
-            }
-            if inputOpen, !events[index].intersection(Posix.PollEvents.failures.union(.writable)).isEmpty {
-                let end = min(input.count, inputOffset + capacity)
-                let result: Result<Int?, SystemError> = input[inputOffset..<end].withUnsafeBytes { chunk in
-                    do throws(SystemError) { return .success(try Posix.writeWithoutSignal(inputFD, chunk)) } catch { return .failure(error) }
-                }
-                switch result {
-                case .success(let written?):
-                    inputOffset += written
-                    if inputOffset >= input.count { closeInput() }
-                case .success(nil):
-                    break  // the pipe is full: wait for the program to read
-                case .failure:
-                    closeInput()  // EPIPE: the program exited (or closed its input) without reading it all
-                }
-            }
-            if !outputOpen, !errorOpen { publishIfComplete() }
-        }
-        // Stopping (terminate): take what is already in the pipes without waiting for more.
-        if outputOpen, read(outputFD, buffer, maximumReads: 256) { withLock { outputAtEnd = true } }
-        if errorOpen, read(errorFD, buffer, maximumReads: 256) { withLock { errorAtEnd = true } }
-        closeInput()
-        withLock {
-            readerFinished = true
-            condition.broadcast()
-        }
-        publishIfComplete()
     }
 
-    /// Reads `fd` until it has nothing more (EAGAIN) or `maximumReads` chunks were taken.
+    // MARK: - On the loop
+
+    private func descriptor(of stream: PipedSession.Stream) -> Int32 {
+        stream == .standardOutput ? outputFD : errorFD
+    }
+
+    /// An output is readable (or ended): reads it; at its end the loop stops watching it.
+    private func outputReady(_ stream: PipedSession.Stream) {
+        if read(stream, maximumReads: 16) { outputEnded(stream) }
+    }
+
+    /// Reads `stream` until it has nothing more (EAGAIN) or `maximumReads` chunks were taken.
     /// Returns true at end of file (or on an error, which ends the stream too).
-    private func read(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, maximumReads: Int) -> Bool {
-        for _ in 0..<maximumReads {
-            let count: Int?
-            do {
-                count = try Posix.read(fd, into: buffer)
-            } catch {
-                return true
-            }
-            guard let count else { return false }
-            if count == 0 { return true }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            let stream: PipedSession.Stream = fd == outputFD ? .standardOutput : .standardError
-            withLock {
-                switch stream {
-                case .standardOutput: standardOutput.append(contentsOf: chunk)
-                case .standardError: standardError.append(contentsOf: chunk)
+    private func read(_ stream: PipedSession.Stream, maximumReads: Int) -> Bool {
+        let fd = descriptor(of: stream)
+        return LoopReadBuffer.withBuffer { buffer in
+            for _ in 0..<maximumReads {
+                let count: Int?
+                do {
+                    count = try Posix.read(fd, into: buffer)
+                } catch {
+                    return true
                 }
+                guard let count else { return false }
+                if count == 0 { return true }
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+                state.withLock { state in
+                    switch stream {
+                    case .standardOutput: state.standardOutput.append(contentsOf: chunk)
+                    case .standardError: state.standardError.append(contentsOf: chunk)
+                    }
+                }
+                configuration.onOutput?(stream, Array(chunk))
             }
-            configuration.onOutput?(stream, Array(chunk))
+            return false
         }
-        return false
     }
 
-    private func wakeIOLocked() {
-        guard !isClosed else { return }
-        loop.wake()
+    private func outputEnded(_ stream: PipedSession.Stream) {
+        let watch = state.withLock { state -> EventLoop.Watch? in
+            switch stream {
+            case .standardOutput:
+                state.outputAtEnd = true
+                defer { state.outputWatch = nil }
+                return state.outputWatch
+            case .standardError:
+                state.errorAtEnd = true
+                defer { state.errorWatch = nil }
+                return state.errorWatch
+            }
+        }
+        if let watch { EventLoop.shared.unwatch(watch) }
+        settle()
     }
 
-    // MARK: - Reaper thread
+    /// The input pipe is writable (or the program closed it): writes the next chunk, and
+    /// closes the pipe once everything was written or the program refused it (EPIPE).
+    private func inputWritable() {
+        let offset = state.withLock { $0.inputOffset }
+        let end = min(input.count, offset + 64 * 1024)
+        let result: Result<Int?, SystemError> = input[offset..<end].withUnsafeBytes { chunk in
+            do throws(SystemError) { return .success(try Posix.writeWithoutSignal(inputFD, chunk)) } catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let written?):
+            let done = state.withLock { state in
+                state.inputOffset += written
+                return state.inputOffset >= input.count
+            }
+            if done { closeInput() }
+        case .success(nil):
+            break  // the pipe is full: wait for the program to read
+        case .failure:
+            closeInput()  // EPIPE: the program exited (or closed its input) without reading it all
+        }
+    }
 
-    /// Called on the reaper thread once the child was reaped.
+    /// Stops writing the input and closes its pipe (the program reads end of file).
+    private func closeInput() {
+        guard let watch = state.withLock({ state in defer { state.inputWatch = nil }; return state.inputWatch }) else { return }
+        EventLoop.shared.unwatch(watch, closing: true)
+    }
+
+    /// The loop reaped the child (the first handler of `exit`).
     private func reaped(_ status: ExitStatus) {
-        withLock {
-            reapedStatus = status
-            reaperFinished = true
-            condition.broadcast()
-            wakeIOLocked()
-        }
+        state.withLock { $0.reapedStatus = status }
+        settle()
+    }
+
+    /// Once the program exited and its outputs ended, unread input has no reader left: the
+    /// pipe is closed; and the result is delivered.
+    private func settle() {
+        let done = state.withLock { $0.reapedStatus != nil && $0.outputAtEnd && $0.errorAtEnd }
+        guard done else { return }
+        closeInput()
         publishIfComplete()
     }
 
@@ -221,33 +215,32 @@ final class PipedSessionCore: @unchecked Sendable {
     /// Delivers the result once the program was reaped and both outputs ended (or, with
     /// `force`, at teardown with whatever was read), resuming every pending wait.
     private func publishIfComplete(force: Bool = false) {
-        condition.lock()
-        guard completedOutput == nil, let status = reapedStatus, force || (outputAtEnd && errorAtEnd) else {
-            condition.unlock()
-            return
+        let completed = state.withLock { state -> (PipedProgram.Output, [@Sendable (PipedProgram.Output) -> Void])? in
+            guard state.completedOutput == nil, let status = state.reapedStatus,
+                  force || (state.outputAtEnd && state.errorAtEnd) else { return nil }
+            let output = PipedProgram.Output(
+                status: status, standardOutputData: state.standardOutput, standardErrorData: state.standardError)
+            state.completedOutput = output
+            defer { state.exitHandlers = [] }
+            return (output, state.exitHandlers)
         }
-        let output = PipedProgram.Output(status: status, standardOutputData: standardOutput, standardErrorData: standardError)
-        completedOutput = output
-        let handlers = exitHandlers
-        exitHandlers = []
-        condition.unlock()
+        guard let (output, handlers) = completed else { return }
         // The handlers run before the result is visible, so no wait (one begun meanwhile
         // included) returns before them.
         for handler in handlers { handler(output) }
-        condition.lock()
-        result = output
-        let pending = waiters.removeAll()
-        condition.broadcast()
-        condition.unlock()
+        let pending = state.withLock { state in
+            state.result = output
+            return waiters.removeAll()
+        }
         for waiter in pending { waiter.resume(returning: output) }
     }
 
-    /// Runs `handler` once with the result: on the thread that completes it, or at once (on
+    /// Runs `handler` once with the result: on the loop when it completes it, or at once (on
     /// this thread) when it is already there.
     func onExit(_ handler: @escaping @Sendable (PipedProgram.Output) -> Void) {
-        let output: PipedProgram.Output? = withLock {
-            if let completedOutput { return completedOutput }
-            exitHandlers.append(handler)
+        let output = state.withLock { state -> PipedProgram.Output? in
+            if let completedOutput = state.completedOutput { return completedOutput }
+            state.exitHandlers.append(handler)
             return nil
         }
         if let output { handler(output) }
@@ -258,24 +251,22 @@ final class PipedSessionCore: @unchecked Sendable {
     /// Waits for the result; `timeout` nil waits without limit.
     func wait(timeout: Duration?) async throws -> PipedProgram.Output {
         try await waiters.wait(description: "the program to exit", timeout: timeout) { registration in
-            condition.lock()
-            if let result {
-                condition.unlock()
-                registration.resume(returning: result)
-                return
+            let result = state.withLock { state -> PipedProgram.Output? in
+                if let result = state.result { return result }
+                waiters.insert(registration, ())
+                return nil
             }
-            waiters.insert(registration, ())
-            condition.unlock()
+            if let result { registration.resume(returning: result) }
         }
     }
 
     /// What a wait that timed out is told: the program is still running, or it exited and
     /// something (a background process) keeps its outputs open.
     private func timeoutError(after timeout: Duration) -> PipedSessionError {
-        withLock {
-            let outputTail = PrintableBytes.tail("stdout", of: standardOutput)
-            let errorTail = PrintableBytes.tail("stderr", of: standardError)
-            if let status = reapedStatus {
+        state.withLock { state in
+            let outputTail = PrintableBytes.tail("stdout", of: state.standardOutput)
+            let errorTail = PrintableBytes.tail("stderr", of: state.standardError)
+            if let status = state.reapedStatus {
                 return .outputStillOpen(executable: executable, status: status, after: timeout,
                                         standardOutputTail: outputTail, standardErrorTail: errorTail)
             }
@@ -285,31 +276,52 @@ final class PipedSessionCore: @unchecked Sendable {
 
     // MARK: - Terminate
 
-    /// Ends the program's whole process group (SIGTERM, then SIGKILL after `grace`), stops the
-    /// I/O thread, closes the descriptors. Idempotent; blocks until done.
+    /// Starts the teardown once (later calls join it): ends the program's whole process group
+    /// (SIGTERM, then SIGKILL after `grace`), then stops reading and closes the pipes, all on
+    /// the event loop.
+    func startTerminating(grace: Duration) {
+        guard termination.begin() else { return }
+        // The program itself too, in case it left its process group (it is our child and not
+        // reaped yet, so its pid cannot name another process).
+        ChildProcess.endProcessGroup(of: pid, signals: [SIGTERM], signalLeaderToo: true, grace: grace, exit: exit) {
+            [self] in stopIO()
+        }
+    }
+
+    /// The teardown, waited for: blocks the caller (never the loop) until it is done.
+    /// Idempotent: later calls return the first one's status.
     @discardableResult
     func terminate(grace: Duration) -> ExitStatus {
-        terminateOnce.run {
-            // The program itself too, in case it left its process group (it is our child and
-            // not reaped yet, so its pid cannot name another process).
-            ChildProcess.endProcessGroup(of: pid, signals: [SIGTERM], signalLeaderToo: true, grace: grace) { deadline in
-                condition.wait(until: deadline) { reapedStatus != nil }
-            }
-            // The I/O thread closed the input pipe itself.
-            ChildProcess.stopThreads(
-                condition, reaped: { reapedStatus != nil }, requestStop: {
-                    stopRequested = true
-                    wakeIOLocked()
-                }, finished: { readerFinished && reaperFinished }
-            ) {
-                isClosed = true
-                Posix.closeIgnoringErrors(outputFD)
-                Posix.closeIgnoringErrors(errorFD)
-                loop.close()
-            }
-            publishIfComplete(force: true)
-            waiters.close()
-            return withLock { result?.status ?? reapedStatus! }
+        startTerminating(grace: grace)
+        return termination.wait(for: "PipedSession.terminate()")
+    }
+
+    /// The teardown, awaited.
+    @discardableResult
+    func terminated(grace: Duration) async -> ExitStatus {
+        startTerminating(grace: grace)
+        return await termination.value()
+    }
+
+    /// On the loop, once the process group ended: takes what is already in the pipes without
+    /// waiting for more, stops watching, closes every descriptor exactly once, and delivers
+    /// the result with what was read.
+    private func stopIO() {
+        for stream in PipedSession.Stream.allCases {
+            let open = state.withLock { stream == .standardOutput ? $0.outputWatch != nil : $0.errorWatch != nil }
+            if open, read(stream, maximumReads: 256) { outputEnded(stream) }
         }
+        closeInput()
+        let watches = state.withLock { state in
+            state.isClosed = true
+            defer { state.outputWatch = nil; state.errorWatch = nil }
+            return [state.outputWatch, state.errorWatch].compactMap { $0 }
+        }
+        for watch in watches { EventLoop.shared.unwatch(watch) }
+        Posix.closeIgnoringErrors(outputFD)
+        Posix.closeIgnoringErrors(errorFD)
+        publishIfComplete(force: true)
+        waiters.close()
+        termination.finish(state.withLock { $0.result?.status ?? $0.reapedStatus ?? .exited(-1) })
     }
 }

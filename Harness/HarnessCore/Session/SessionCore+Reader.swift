@@ -1,152 +1,214 @@
-import Dispatch
 import Foundation
 import TerminalEmulator
 import HarnessSystem
 
-/// The session's two threads: the reader, which reads the terminal, feeds the emulator and
-/// wakes the waits, and the reaper, which waits for the child; and the exit, published once
-/// the child was reaped and its output read to the end.
+/// What runs on the event loop for a session: reading the terminal (feeding the emulator and
+/// waking the waits), writing queued input, the child's exit, published once the child was
+/// reaped and its output read to the end, and the end of reading at teardown. Every function
+/// here runs on the loop; none blocks.
 extension SessionCore {
-    // MARK: - Reader thread
+    /// How long, after the program was reaped (or terminated), the loop keeps waiting for the
+    /// end of its terminal before it publishes the exit (or closes the master) anyway. The end
+    /// comes as soon as every process holding the terminal closed it, and Linux delivers all
+    /// the bytes written before it first (the pty's buffer is flushed before read reports
+    /// EIO): the exit is then published with every last word parsed. Only a process that
+    /// outlives the program and keeps the terminal open (a background job) makes it wait this
+    /// long.
+    static let lingeringTerminalGrace: Duration = .milliseconds(500)
 
-    /// How long, after the program was reaped (or terminated), the reader keeps waiting for the
-    /// end of its terminal before it publishes the exit anyway. The end comes as soon as every
-    /// process holding the terminal closed it, and Linux delivers all the bytes written before
-    /// it first (the pty's buffer is flushed before read reports EIO): the exit is then
-    /// published with every last word parsed. Only a process that outlives the program and
-    /// keeps the terminal open (a background job) makes the reader wait this long.
-    static let lingeringTerminalGrace: UInt64 = 500_000_000
+    // MARK: - Reading and writing
 
-    func runReader() {
-        let capacity = 64 * 1024
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
-        defer { buffer.deallocate() }
-        var masterAtEnd = false
-        // Set once the program was reaped or terminate asked to stop, while the terminal is
-        // still open: the uptime at which the reader stops waiting for its end.
-        var drainDeadline: UInt64?
-        // The poll set, refilled in place each turn: the loop allocates nothing per wake-up.
-        var descriptors: [Posix.PollDescriptor] = []
-        descriptors.reserveCapacity(2)
-
-        while true {
-            let (wantsWrite, stop, reaped) = withLock { (!outgoing.isEmpty, stopRequested, reapedStatus != nil && exitStatus == nil) }
-            if stop || reaped {
-                let now = DispatchTime.now().uptimeNanoseconds
-                if !masterAtEnd { masterAtEnd = readAvailable(buffer, maximumReads: 256) }
-                if masterAtEnd || (drainDeadline.map { now >= $0 } ?? false) {
-                    if stop { break }
-                    publishExitIfNeeded()
-                    drainDeadline = nil
-                } else if drainDeadline == nil {
-                    drainDeadline = now + Self.lingeringTerminalGrace
-                }
-            }
-            descriptors.removeAll(keepingCapacity: true)
-            if !masterAtEnd { descriptors.append(Posix.pollDescriptor(fd: master, events: wantsWrite ? .readableOrWritable : .readable)) }
-            var timeout: Int32 = -1
-            if let drainDeadline {
-                let now = DispatchTime.now().uptimeNanoseconds
-                timeout = Int32(clamping: (drainDeadline > now ? drainDeadline - now : 0) / 1_000_000 + 1)
-            }
-            do {
-                try loop.wait(&descriptors, timeoutMilliseconds: timeout)
-            } catch {
-                break  // cannot happen with valid descriptors; leave rather than spin
-            }
-            if !masterAtEnd {
-                let masterEvents = descriptors[0].returnedEvents
-                if masterEvents.containsAny(of: .readableOrFailed) {
-                    masterAtEnd = readAvailable(buffer, maximumReads: 16)
-                }
-                if masterEvents.containsAny(of: .writable) { withLock { flushOutgoingLocked() } }
-            }
-            // The end of the terminal after the child was reaped: every byte was read.
-            if masterAtEnd { publishExitIfNeeded() }
-        }
-        withLock {
-            readerFinished = true
-            condition.broadcast()
-        }
-        publishExitIfNeeded()
+    /// The loop's handler of the master.
+    func masterEvents(_ events: Posix.PollEvents) {
+        if events.containsAny(of: .readableOrFailed), readAvailable(maximumReads: 16) { return masterEnded() }
+        if events.containsAny(of: .writable) { flushOutgoing() }
     }
 
     /// Reads until the pty has nothing more (EAGAIN) or `maximumReads` chunks were handled.
     /// Returns true at end of file (EIO on Linux once every slave descriptor is closed).
-    private func readAvailable(_ buffer: UnsafeMutableRawBufferPointer, maximumReads: Int) -> Bool {
-        var reads = 0
-        while reads < maximumReads {
-            let count: Int?
-            do {
-                count = try Posix.read(master, into: buffer)
-            } catch {
-                return true  // EIO: the program side of the terminal is closed
+    private func readAvailable(maximumReads: Int) -> Bool {
+        LoopReadBuffer.withBuffer { buffer in
+            for _ in 0..<maximumReads {
+                let count: Int?
+                do {
+                    count = try Posix.read(master, into: buffer)
+                } catch {
+                    return true  // EIO: the program side of the terminal is closed
+                }
+                guard let count else { return false }  // EAGAIN: nothing more for now
+                if count == 0 { return true }
+                handleOutput(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             }
-            guard let count else { return false }  // EAGAIN: nothing more for now
-            if count == 0 { return true }
-            handleOutput(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            reads += 1
+            return false
         }
-        return false
     }
 
     /// Feeds one chunk of output to the emulator and wakes the waits it may satisfy.
     private func handleOutput(_ bytes: UnsafeRawBufferPointer) {
-        condition.lock()
         let now = MonotonicClock.nanoseconds()
-        recordingStorage.events.append(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
-        tail.append(bytes)
-        terminal.feed(bytes)
-        screenGeneration += 1
-        lastOutputUptime = now
-        let pendingWaits = waiters.conditions()
-        rearmStableTimersLocked(pendingWaits, now: now)
-        if !outgoing.isEmpty { flushOutgoingLocked() }
-        let pending = screenPredicatesLocked(pendingWaits)
-        let waitsForOutput = pendingWaits.contains { if case .output = $0.condition.condition { true } else { false } }
-        let matched = waitsForOutput ? matchOutputWaitersLocked() : []
-        condition.unlock()
+        let (matched, checks, askWritable) = state.withLock { state in
+            state.recording.events.append(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
+            state.tail.append(bytes)
+            state.terminal.feed(bytes)
+            state.screenGeneration += 1
+            state.lastOutputUptime = now
+            if !state.responses.bytes.isEmpty {
+                state.recordInput(state.responses.bytes, launchUptime: launchUptime)
+                state.outgoing += state.responses.bytes
+                state.responses.bytes.removeAll()
+            }
+            let askWritable = flushOutgoing(&state)
+            let pendingWaits = waiters.conditions()
+            let checks = screenChecks(&state, pendingWaits)
+            let waitsForOutput = pendingWaits.contains { if case .output = $0.condition.condition { true } else { false } }
+            let matched = waitsForOutput ? matchOutputWaiters(&state) : []
+            return (matched, checks, askWritable)
+        }
+        if let askWritable { setWriteInterest(askWritable) }
         configuration.onOutput?(Array(bytes))
         for (waiter, match) in matched { waiter.resume(returning: .output(match)) }
-        evaluate(pending)
+        evaluate(checks)
     }
 
-    // MARK: - Reaper thread
+    /// The master is writable: writes what is queued.
+    private func flushOutgoing() {
+        if let wanted = state.withLock({ flushOutgoing(&$0) }) { setWriteInterest(wanted) }
+    }
 
-    /// Called on the reaper thread once the child was reaped.
-    func reaped(_ status: ExitStatus) {
-        withLock {
-            reapedStatus = status
-            reaperFinished = true
-            condition.broadcast()
-            wakeReaderLocked()
+    /// Writes queued input as far as the pty accepts it. Errors drop the queue: the program is
+    /// gone or the terminal closed, so nobody would read it. Returns the write interest the
+    /// loop must switch to, when it changes.
+    private func flushOutgoing(_ state: inout State) -> Bool? {
+        if !state.outgoing.isEmpty, !state.isClosed {
+            do {
+                let written = try Posix.write(master, bytes: state.outgoing) ?? 0
+                state.outgoing.removeFirst(written)
+            } catch {
+                state.outgoing.removeAll()
+            }
         }
+        let wanted = !state.outgoing.isEmpty
+        guard wanted != state.writeInterest else { return nil }
+        state.writeInterest = wanted
+        return wanted
     }
 
-    // MARK: - Exit
+    /// A caller queued input the pty did not take: watch for writability (a job on the loop,
+    /// which decides from the queue as it is then).
+    func updateWriteInterest() {
+        let wanted = state.withLock { state in
+            state.writeInterest = !state.outgoing.isEmpty
+            return state.writeInterest
+        }
+        setWriteInterest(wanted)
+    }
+
+    private func setWriteInterest(_ wanted: Bool) {
+        guard let watch = state.withLock({ $0.watch }) else { return }
+        EventLoop.shared.setInterest(watch, wanted ? .readableOrWritable : .readable)
+    }
+
+    // MARK: - The end of the terminal and the exit
+
+    /// End of file on the master: every process holding the terminal closed it, and every
+    /// byte was read. The loop stops watching it (it stays open until the teardown: input
+    /// sent now fails with the pty's error, as before).
+    private func masterEnded() {
+        let (watch, timer) = state.withLock { state in
+            state.masterAtEnd = true
+            defer { state.watch = nil; state.drainTimer = nil }
+            return (state.watch, state.drainTimer)
+        }
+        if let watch { EventLoop.shared.unwatch(watch) }
+        if let timer { EventLoop.shared.cancel(timer) }
+        settle()
+    }
+
+    /// The loop reaped the child (the first handler of `exit`).
+    func reaped(_ status: ExitStatus) {
+        state.withLock { $0.reapedStatus = status }
+        settle()
+    }
+
+    /// The teardown ended the process group: take what the terminal still holds, then close
+    /// it (at once at end of file, else after the lingering grace).
+    func stopReading() {
+        let reading = state.withLock { state in
+            state.stopping = true
+            return state.watch != nil
+        }
+        if reading, readAvailable(maximumReads: 256) { return masterEnded() }
+        settle()
+    }
+
+    /// The lingering grace is over: takes what is there and stops waiting for the end.
+    private func drainGraceExpired() {
+        let reading = state.withLock { state in
+            state.drainTimer = nil
+            return state.watch != nil && !state.masterAtEnd
+        }
+        if reading, readAvailable(maximumReads: 256) { return masterEnded() }
+        state.withLock { $0.drainExpired = true }
+        settle()
+    }
+
+    /// Does what is due now: publish the exit once the child was reaped and the terminal
+    /// drained, close the master once stopping and drained, or arm the lingering grace.
+    private func settle() {
+        let (publish, close, arm) = state.withLock { state in
+            let drained = state.masterAtEnd || state.drainExpired
+            let publish = drained && state.reapedStatus != nil && state.exitStatus == nil
+            let close = drained && state.stopping && !state.isClosed
+            let arm = !drained && (state.reapedStatus != nil || state.stopping) && state.drainTimer == nil
+            return (publish, close, arm)
+        }
+        if arm {
+            let timer = EventLoop.shared.schedule(after: Self.lingeringTerminalGrace) { [self] in drainGraceExpired() }
+            // On the loop: the timer cannot fire before this.
+            state.withLock { $0.drainTimer = timer }
+        }
+        if publish { publishExitIfNeeded() }
+        if close { closeMaster() }
+    }
+
+    /// Stops watching and closes the master, exactly once (the loop no longer reads it, and
+    /// callers see `isClosed` under the lock before they would write), publishes the exit,
+    /// and finishes the teardown.
+    private func closeMaster() {
+        let (watch, timer) = state.withLock { state in
+            state.isClosed = true
+            state.outgoing.removeAll()
+            defer { state.watch = nil; state.drainTimer = nil }
+            return (state.watch, state.drainTimer)
+        }
+        if let watch { EventLoop.shared.unwatch(watch) }
+        if let timer { EventLoop.shared.cancel(timer) }
+        Posix.closeIgnoringErrors(master)
+        publishExitIfNeeded()
+        // Pending waits were resolved by the exit; the timer has nothing left to do.
+        waiters.close()
+        termination.finish(state.withLock { $0.exitStatus ?? $0.reapedStatus ?? .exited(-1) })
+    }
 
     /// Publishes the exit once the child was reaped and its output drained.
     func publishExitIfNeeded() {
-        condition.lock()
-        guard exitStatus == nil, let status = reapedStatus else {
-            condition.unlock()
-            return
+        let published = state.withLock { state -> (handlers: [@Sendable (ExitStatus) -> Void], endWaits: () -> Void, ExitStatus)? in
+            guard state.exitStatus == nil, let status = state.reapedStatus else { return nil }
+            state.exitStatus = status
+            let endWaits = endingWaits(&state, exit: status)
+            defer { state.exitHandlers = [] }
+            return (state.exitHandlers, endWaits, status)
         }
-        exitStatus = status
-        condition.broadcast()
-        let endWaits = endWaitsLocked(exit: status)
-        let handlers = exitHandlers
-        exitHandlers = []
-        condition.unlock()
+        guard let (handlers, endWaits, status) = published else { return }
         for handler in handlers { handler(status) }
         endWaits()
     }
 
     /// Runs `handler` once when the program has exited (at once if it already has).
     func onExit(_ handler: @escaping @Sendable (ExitStatus) -> Void) {
-        let status: ExitStatus? = withLock {
-            if let exitStatus { return exitStatus }
-            exitHandlers.append(handler)
+        let status = state.withLock { state -> ExitStatus? in
+            if let status = state.exitStatus { return status }
+            state.exitHandlers.append(handler)
             return nil
         }
         if let status { handler(status) }

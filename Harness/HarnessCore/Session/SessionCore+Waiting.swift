@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import TerminalEmulator
 import HarnessSystem
@@ -24,11 +23,35 @@ extension SessionCore {
         case output(OutputMatch)
     }
 
-    /// A wait as the table keeps it: its condition and, for a stability wait, the timer that
-    /// fires when the quiet period may be over (cancelled when the wait leaves the table).
+    /// A wait as the table keeps it: its condition and, for a stability wait, the loop timer
+    /// that fires when the quiet period may be over (cancelled when the wait leaves the table).
     struct PendingWait {
         let condition: WaitCondition
-        var stableTimer: DispatchSourceTimer?
+        var stableTimer: StableTimer?
+    }
+
+    /// The loop timer of one stability wait, replaced each time it finds output came since it
+    /// was armed; cancelled for good when the wait leaves the table.
+    final class StableTimer: Sendable {
+        private let state = Locked<(timer: EventLoop.Timer?, cancelled: Bool)>((nil, false))
+
+        /// Keeps `timer` as the current one (cancels it instead when the wait already left).
+        func set(_ timer: EventLoop.Timer) {
+            let cancelled = state.withLock { state in
+                if !state.cancelled { state.timer = timer }
+                return state.cancelled
+            }
+            if cancelled { EventLoop.shared.cancel(timer) }
+        }
+
+        func cancel() {
+            let timer = state.withLock { state in
+                state.cancelled = true
+                defer { state.timer = nil }
+                return state.timer
+            }
+            if let timer { EventLoop.shared.cancel(timer) }
+        }
     }
 
     typealias Waiter = WaiterTable<PendingWait, WaitOutcome>.Waiter
@@ -64,12 +87,41 @@ extension SessionCore {
     /// match; otherwise inserts it (with a stability wait's timer) and, for a screen wait,
     /// checks the current screen.
     private func admit(_ registration: WaiterTable<PendingWait, WaitOutcome>.Registration, _ waitCondition: WaitCondition) {
-        condition.lock()
-        if let status = exitStatus {
-            let finalScreen = snapshotLocked()
-            let outcome = outcomeAfterExitLocked(waitCondition, description: registration.description, status: status, finalScreen: finalScreen)
-            let output = outputTailLocked()
-            condition.unlock()
+        enum Admission {
+            case ended(Result<WaitOutcome, any Error>?, finalScreen: ScreenSnapshot, status: ExitStatus, output: String)
+            case matched(OutputMatch)
+            case inserted(current: ScreenSnapshot?)
+        }
+        let admission = state.withLock { state -> Admission in
+            if let status = state.exitStatus {
+                let finalScreen = state.snapshot()
+                let outcome = outcomeAfterExit(
+                    &state, waitCondition, description: registration.description, status: status, finalScreen: finalScreen)
+                return .ended(outcome, finalScreen: finalScreen, status: status, output: state.outputTail)
+            }
+            var pending = PendingWait(condition: waitCondition)
+            var current: ScreenSnapshot?
+            switch waitCondition {
+            case .screen:
+                current = state.snapshot()
+            case .stable(let quiet, let registered):
+                let id = registration.id
+                let stableTimer = StableTimer()
+                stableTimer.set(EventLoop.shared.schedule(at: registered &+ quiet) { [weak self] in self?.stableTimerFired(id) })
+                pending.stableTimer = stableTimer
+            case .exit:
+                break
+            case .output(let pattern):
+                if let match = pattern.firstMatch(in: state.terminal.printedText, after: state.outputCursor) {
+                    state.outputCursor = match.range.upperBound
+                    return .matched(match)
+                }
+            }
+            waiters.insert(registration, pending)
+            return .inserted(current: current)
+        }
+        switch admission {
+        case .ended(let outcome, let finalScreen, let status, let output):
             if case .screen(let predicate) = waitCondition {
                 // The caller's predicate runs outside the lock.
                 registration.resume(with: predicate(finalScreen) ? .success(.screen(finalScreen)) : .failure(
@@ -78,43 +130,21 @@ extension SessionCore {
             } else {
                 registration.resume(with: outcome!)
             }
-            return
-        }
-        var pending = PendingWait(condition: waitCondition)
-        var current: ScreenSnapshot?
-        switch waitCondition {
-        case .screen:
-            current = snapshotLocked()
-        case .stable(let quiet, _):
-            let id = registration.id
-            let timer = DispatchSource.makeTimerSource(queue: .global())
-            timer.setEventHandler { [weak self] in self?.stableTimerFired(id) }
-            timer.schedule(deadline: .now() + .nanoseconds(Int(clamping: quiet)), leeway: .milliseconds(1))
-            pending.stableTimer = timer
-            timer.resume()
-        case .exit:
-            break
-        case .output(let pattern):
-            if let match = pattern.firstMatch(in: terminal.printedText, after: outputCursor) {
-                outputCursor = match.range.upperBound
-                condition.unlock()
-                registration.resume(returning: .output(match))
-                return
+        case .matched(let match):
+            registration.resume(returning: .output(match))
+        case .inserted(let current):
+            if case .screen(let predicate) = waitCondition, let current, predicate(current) {
+                waiters.remove(registration.id)?.resume(returning: .screen(current))
             }
-        }
-        waiters.insert(registration, pending)
-        condition.unlock()
-
-        if case .screen(let predicate) = waitCondition, let current, predicate(current) {
-            waiters.remove(registration.id)?.resume(returning: .screen(current))
         }
     }
 
     /// What a wait registered after the program ended gets: its outcome if the final output
     /// holds it, else `exitedWhileWaiting`; nil for a screen wait, whose predicate the caller
     /// runs outside the lock.
-    private func outcomeAfterExitLocked(
-        _ waitCondition: WaitCondition, description: String, status: ExitStatus, finalScreen: ScreenSnapshot
+    private func outcomeAfterExit(
+        _ state: inout State, _ waitCondition: WaitCondition, description: String, status: ExitStatus,
+        finalScreen: ScreenSnapshot
     ) -> Result<WaitOutcome, any Error>? {
         switch waitCondition {
         case .exit:
@@ -124,32 +154,33 @@ extension SessionCore {
         case .screen:
             return nil
         case .output(let pattern):
-            if let match = pattern.firstMatch(in: terminal.printedText, after: outputCursor) {
-                outputCursor = match.range.upperBound
+            if let match = pattern.firstMatch(in: state.terminal.printedText, after: state.outputCursor) {
+                state.outputCursor = match.range.upperBound
                 return .success(.output(match))
             }
             return .failure(TerminalSessionError.exitedWhileWaiting(
-                waitingFor: description, status: status, screen: finalScreen.framed(), output: outputTailLocked()))
+                waitingFor: description, status: status, screen: finalScreen.framed(), output: state.outputTail))
         }
     }
 
     // MARK: - Satisfying waits
 
+    /// The current screen and the screen waits to evaluate against it.
+    typealias ScreenChecks = (ScreenSnapshot, [(UInt64, @Sendable (ScreenSnapshot) -> Bool)])
+
     /// The current screen and the screen waits to evaluate against it (nil when none).
-    func screenPredicatesLocked(
-        _ pending: [(id: UInt64, condition: PendingWait)]
-    ) -> (ScreenSnapshot, [(UInt64, @Sendable (ScreenSnapshot) -> Bool)])? {
+    func screenChecks(_ state: inout State, _ pending: [(id: UInt64, condition: PendingWait)]) -> ScreenChecks? {
         var predicates: [(UInt64, @Sendable (ScreenSnapshot) -> Bool)] = []
         for (id, wait) in pending {
             if case .screen(let predicate) = wait.condition { predicates.append((id, predicate)) }
         }
         guard !predicates.isEmpty else { return nil }
-        return (snapshotLocked(), predicates)
+        return (state.snapshot(), predicates)
     }
 
     /// Runs predicates outside the lock (they are the caller's code) and resolves the satisfied.
-    func evaluate(_ pending: (ScreenSnapshot, [(UInt64, @Sendable (ScreenSnapshot) -> Bool)])?) {
-        guard let (screen, predicates) = pending else { return }
+    func evaluate(_ checks: ScreenChecks?) {
+        guard let (screen, predicates) = checks else { return }
         for (id, predicate) in predicates where predicate(screen) {
             waiters.remove(id)?.resume(returning: .screen(screen))
         }
@@ -157,43 +188,38 @@ extension SessionCore {
 
     /// Matches the pending output waits, oldest first, each after the cursor the previous one
     /// left, and removes the satisfied ones: the caller resumes them after unlocking.
-    func matchOutputWaitersLocked() -> [(waiter: Waiter, outcome: OutputMatch)] {
-        let printed = terminal.printedText
+    func matchOutputWaiters(_ state: inout State) -> [(waiter: Waiter, outcome: OutputMatch)] {
+        let printed = state.terminal.printedText
+        var cursor = state.outputCursor
+        defer { state.outputCursor = cursor }
         return waiters.removeSatisfied { waiter -> OutputMatch? in
             guard case .output(let pattern) = waiter.condition.condition,
-                  let match = pattern.firstMatch(in: printed, after: outputCursor) else { return nil }
-            outputCursor = match.range.upperBound
+                  let match = pattern.firstMatch(in: printed, after: cursor) else { return nil }
+            cursor = match.range.upperBound
             return match
         }
     }
 
-    /// Output arrived: every stability wait's quiet period starts again.
-    func rearmStableTimersLocked(_ pending: [(id: UInt64, condition: PendingWait)], now: UInt64) {
-        for (_, wait) in pending {
-            if case .stable(let quiet, _) = wait.condition, let timer = wait.stableTimer {
-                timer.schedule(deadline: DispatchTime(uptimeNanoseconds: now + quiet), leeway: .milliseconds(1))
-            }
-        }
-    }
-
+    /// A stability wait's timer fired (on the loop): the wait is satisfied if nothing was
+    /// written for its quiet period, else the timer is armed for the end of the new one.
     private func stableTimerFired(_ id: UInt64) {
-        condition.lock()
-        guard let wait = waiters.condition(of: id), case .stable(let quiet, let registered) = wait.condition else {
-            condition.unlock()
-            return
+        let outcome = state.withLock { state -> (Waiter, ScreenSnapshot)? in
+            guard let wait = waiters.condition(of: id), case .stable(let quiet, let registered) = wait.condition else {
+                return nil
+            }
+            let quietSince = max(state.lastOutputUptime, registered)
+            if MonotonicClock.nanoseconds() &- quietSince < quiet {
+                // Output arrived since the timer was armed: wait for the rest of the quiet period.
+                wait.stableTimer?.set(EventLoop.shared.schedule(at: quietSince &+ quiet) { [weak self] in
+                    self?.stableTimerFired(id)
+                })
+                return nil
+            }
+            let screen = state.snapshot()
+            guard let waiter = waiters.remove(id) else { return nil }
+            return (waiter, screen)
         }
-        let now = MonotonicClock.nanoseconds()
-        let quietSince = max(lastOutputUptime, registered)
-        if now &- quietSince < quiet {
-            // Output arrived since the timer was armed: wait for the rest of the quiet period.
-            wait.stableTimer?.schedule(deadline: DispatchTime(uptimeNanoseconds: quietSince + quiet), leeway: .milliseconds(1))
-            condition.unlock()
-            return
-        }
-        let screen = snapshotLocked()
-        let waiter = waiters.remove(id)
-        condition.unlock()
-        waiter?.resume(returning: .screen(screen))
+        if let (waiter, screen) = outcome { waiter.resume(returning: .screen(screen)) }
     }
 
     // MARK: - Ending waits
@@ -201,8 +227,8 @@ extension SessionCore {
     /// The program exited and its output was read: removes the waits the final screen and
     /// output decide, and returns what resumes them (and checks the screen waits' predicates),
     /// to run after unlocking.
-    func endWaitsLocked(exit status: ExitStatus) -> () -> Void {
-        let finalScreen = snapshotLocked()
+    func endingWaits(_ state: inout State, exit status: ExitStatus) -> () -> Void {
+        let finalScreen = state.snapshot()
         var resolutions: [(Waiter, Result<WaitOutcome, any Error>)] = []
         var screenChecks: [(UInt64, @Sendable (ScreenSnapshot) -> Bool)] = []
         for (waiter, outcome) in waiters.removeSatisfied({ waiter -> WaitOutcome? in
@@ -217,10 +243,10 @@ extension SessionCore {
         for (id, wait) in waiters.conditions() {
             if case .screen(let predicate) = wait.condition { screenChecks.append((id, predicate)) }
         }
-        for (waiter, match) in matchOutputWaitersLocked() {
+        for (waiter, match) in matchOutputWaiters(&state) {
             resolutions.append((waiter, .success(.output(match))))
         }
-        let unmatchedOutput = outputTailLocked()
+        let unmatchedOutput = state.outputTail
         let unmatched = waiters.removeAll { if case .output = $0.condition.condition { true } else { false } }
         for waiter in unmatched {
             resolutions.append((waiter, .failure(TerminalSessionError.exitedWhileWaiting(
@@ -232,7 +258,7 @@ extension SessionCore {
                 if predicate(finalScreen) {
                     waiters.remove(id)?.resume(returning: .screen(finalScreen))
                 } else if let waiter = waiters.remove(id) {
-                    let output = withLock { outputTailLocked() }
+                    let output = self.state.withLock { $0.outputTail }
                     waiter.resume(throwing: TerminalSessionError.exitedWhileWaiting(
                         waitingFor: waiter.description, status: status, screen: finalScreen.framed(), output: output))
                 }
@@ -243,11 +269,11 @@ extension SessionCore {
     /// What a wait that timed out is told: what it waited for, the framed screen, the output
     /// after the stream cursor and the last bytes received.
     func timeoutError(for waiter: Waiter) -> TerminalSessionError {
-        withLock {
+        state.withLock { state in
             .timeout(
                 waitingFor: waiter.description, after: waiter.timeout ?? .zero,
-                screen: snapshotLocked().framed(), lastBytes: PrintableBytes.escape(tail.last(200)),
-                output: outputTailLocked())
+                screen: state.snapshot().framed(), lastBytes: PrintableBytes.escape(state.tail.last(200)),
+                output: state.outputTail)
         }
     }
 }

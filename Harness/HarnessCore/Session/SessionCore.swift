@@ -1,24 +1,22 @@
-import Dispatch
 import Foundation
 import TerminalEmulator
 import HarnessSystem
 
-/// The engine behind a `TerminalSession`: owns the pty master, the emulator, the reader and
-/// reaper threads and the pending waits. All mutable state is guarded by `condition`'s lock.
+/// The engine behind a `TerminalSession`: owns the pty master, the emulator and the pending
+/// waits. All mutable state is in `state`, reached only under its lock.
 ///
-/// This file holds the state, the queries, input, resize and teardown; the threads are in
-/// `SessionCore+Reader.swift` (reading the terminal, reaping the child, publishing the exit),
-/// the waits in `SessionCore+Waiting.swift` (what satisfies each kind, over a `WaiterTable`).
+/// No thread of its own: the event loop (`EventLoop.shared`) reads the master, writes queued
+/// input, reaps the child and runs the teardown. This file holds the state, the queries, input,
+/// resize and teardown; what runs on the loop is in `SessionCore+Reader.swift` (reading the
+/// terminal, the exit, the end of reading), the waits in `SessionCore+Waiting.swift`.
 ///
-/// The threads hold the core, never the public `TerminalSession`, so dropping the session
-/// runs its `deinit`, which terminates the program and releases everything here.
-final class SessionCore: @unchecked Sendable {
+/// The loop's handlers hold the core, never the public `TerminalSession`, so dropping the
+/// session runs its `deinit`, which terminates the program and releases everything here.
+final class SessionCore: Sendable {
     // MARK: - Fixed at launch
 
     let pid: Int32
     let master: Int32
-    /// The reader thread: polls the master and wakes up when input is queued or a stop requested.
-    let loop: ReadinessLoop
     /// How the session was launched (the default timeout, `onOutput` called with each chunk read).
     let configuration: TerminalSession.Configuration
     var defaultTimeout: Duration { configuration.defaultTimeout }
@@ -29,184 +27,182 @@ final class SessionCore: @unchecked Sendable {
     /// What the test did with the session, for its trace.
     let journal = SessionJournal()
 
-    // MARK: - Guarded by `condition`
+    /// What the emulator answers the program (cursor position reports...): collected while it
+    /// parses, under the session's lock, and queued as input after each chunk.
+    final class Responses {
+        var bytes: [UInt8] = []
+    }
 
-    let condition = NSCondition()
-    let terminal: Terminal
-    private(set) var size: TerminalSize
-    var recordingStorage: TerminalRecording
-    var tail = OutputTail(capacity: 4096)
-    /// Input not yet accepted by the pty (the program is not reading); written by the reader.
-    var outgoing: [UInt8] = []
-    var lastOutputUptime: UInt64
-    /// Set by the reaper when `waitpid` returned.
-    var reapedStatus: ExitStatus?
-    /// Set once the output was drained after the exit: what waits and `exitStatus` see.
-    var exitStatus: ExitStatus?
-    var readerFinished = false
-    var reaperFinished = false
-    var stopRequested = false
-    private(set) var isClosed = false
-    /// The output stream's cursor: an absolute offset in the printed text. Output waits match
-    /// only after it and move it past each match (pexpect's consuming `expect`).
-    var outputCursor = 0
-    /// How many lines had scrolled off when input was last sent or a screen wait last matched:
-    /// text and regex waits also search the lines that scrolled off since then.
-    private(set) var screenHorizon = 0
-    /// Bumped by every change of the screen model (output fed, resize).
-    var screenGeneration: UInt64 = 0
-    /// The last snapshot taken and the generation it shows: a snapshot is taken at most once
-    /// per change, however many waits and queries look at it.
-    private var cachedSnapshot: (generation: UInt64, screen: ScreenSnapshot)?
+    /// Everything that changes, guarded by one lock.
+    struct State {
+        let terminal: Terminal
+        let responses: Responses
+        var size: TerminalSize
+        var recording: TerminalRecording
+        var tail = OutputTail(capacity: 4096)
+        /// Input not yet accepted by the pty (the program is not reading); the loop writes it
+        /// when the master is writable.
+        var outgoing: [UInt8] = []
+        /// Whether the loop was asked to watch for writability (cleared when the queue drained).
+        var writeInterest = false
+        var lastOutputUptime: UInt64
+        /// Set on the loop when the child was reaped.
+        var reapedStatus: ExitStatus?
+        /// Set once the output was drained after the exit: what waits and `exitStatus` see.
+        var exitStatus: ExitStatus?
+        /// The loop's watch of the master; nil once reading ended (end of file, or teardown).
+        var watch: EventLoop.Watch?
+        /// The master reached end of file: every process holding the terminal closed it.
+        var masterAtEnd = false
+        /// The timer that stops waiting for the end of the terminal (see `lingeringTerminalGrace`).
+        var drainTimer: EventLoop.Timer?
+        var drainExpired = false
+        /// The teardown asked the loop to stop reading.
+        var stopping = false
+        var isClosed = false
+        /// The output stream's cursor: an absolute offset in the printed text. Output waits
+        /// match only after it and move it past each match (pexpect's consuming `expect`).
+        var outputCursor = 0
+        /// How many lines had scrolled off when input was last sent or a screen wait last
+        /// matched: text and regex waits also search the lines that scrolled off since then.
+        var screenHorizon = 0
+        /// Bumped by every change of the screen model (output fed, resize).
+        var screenGeneration: UInt64 = 0
+        /// The last snapshot taken and the generation it shows: a snapshot is taken at most
+        /// once per change, however many waits and queries look at it.
+        var cachedSnapshot: (generation: UInt64, screen: ScreenSnapshot)?
+        /// Called once with the exit status when the program has exited and its output is drained.
+        var exitHandlers: [@Sendable (ExitStatus) -> Void] = []
 
-    /// Called once with the exit status when the program has exited and its output is drained.
-    var exitHandlers: [@Sendable (ExitStatus) -> Void] = []
+        mutating func snapshot() -> ScreenSnapshot {
+            if let cachedSnapshot, cachedSnapshot.generation == screenGeneration { return cachedSnapshot.screen }
+            let screen = terminal.snapshot()
+            cachedSnapshot = (screenGeneration, screen)
+            return screen
+        }
 
-    // MARK: - Not guarded by `condition`
+        /// The printed text after the output cursor, for failure messages.
+        var outputTail: String { terminal.printedText.tail(after: outputCursor) }
 
-    /// The pending waits (the table has its own lock, always taken inside `condition`'s). A
+        mutating func recordInput(_ bytes: [UInt8], launchUptime: UInt64) {
+            recording.events.append(.init(time: Self.seconds(since: launchUptime), kind: .input, bytes: bytes))
+        }
+
+        static func seconds(since launchUptime: UInt64) -> Double {
+            Double(MonotonicClock.nanoseconds() &- launchUptime) / 1e9
+        }
+    }
+
+    let state: Locked<State>
+
+    /// The pending waits (the table has its own lock, always taken inside `state`'s). A
     /// stability wait's timer is cancelled whenever the wait leaves the table.
     let waiters = WaiterTable<PendingWait, WaitOutcome>(didRemove: { $0.stableTimer?.cancel() })
 
-    /// Serialises `terminate` calls; the second one returns the first one's status.
-    private let terminateOnce = ChildProcess.TerminateOnce()
+    /// The child's exit, reported by the loop.
+    let exit = ChildExit()
+    /// The teardown, started once; `terminate` waits for it, `terminated` awaits it.
+    let termination = Termination()
 
-    init(
-        pid: Int32, master: Int32, loop: ReadinessLoop,
-        configuration: TerminalSession.Configuration, executable: String, term: String?
-    ) {
+    init(pid: Int32, master: Int32, configuration: TerminalSession.Configuration, executable: String, term: String?) {
         self.pid = pid
         self.master = master
-        self.loop = loop
         self.configuration = configuration
         self.executable = executable
-        self.size = configuration.size
         let now = MonotonicClock.nanoseconds()
         self.launchUptime = now
-        self.lastOutputUptime = now
-        self.terminal = Terminal(cols: configuration.size.cols, rows: configuration.size.rows)
-        self.recordingStorage = TerminalRecording(size: configuration.size, startDate: Date(), term: term)
-        terminal.onResponse = { [unowned self] bytes in
-            // Called inside `feed`, so with the lock held.
-            self.recordInputLocked(bytes)
-            self.outgoing += bytes
-        }
+        let terminal = Terminal(cols: configuration.size.cols, rows: configuration.size.rows)
+        let responses = Responses()
+        // Called inside `feed`, so with the lock held.
+        terminal.onResponse = { [responses] bytes in responses.bytes += bytes }
+        state = Locked(State(
+            terminal: terminal, responses: responses, size: configuration.size,
+            recording: TerminalRecording(size: configuration.size, startDate: Date(), term: term),
+            lastOutputUptime: now))
         waiters.describeTimeouts(with: self) { $0.timeoutError(for: $1) }
     }
 
-    /// Starts the reader and reaper threads.
+    /// Registers the master and the child with the event loop (on the loop, so that no
+    /// handler runs before its watch is in the state).
     func start() {
-        loop.start(name: "TerminalSession.reader(\(pid))", stackSize: 1 << 20) { [self] _ in runReader() }
-        ChildProcess.startReaper(of: pid, name: "TerminalSession.reaper(\(pid))") { [self] in reaped($0) }
+        EventLoop.shared.execute { [self] in
+            exit.whenReaped { [self] status in reaped(status) }
+            let watch = EventLoop.shared.watch(master, for: .readable) { [self] events in masterEvents(events) }
+            state.withLock { $0.watch = watch }
+            exit.watch(pid)
+        }
     }
 
-    // MARK: - Locking
-
-    @inline(__always)
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        condition.lock()
-        defer { condition.unlock() }
-        return try body()
-    }
-
-    var uptimeSinceLaunch: Double {
-        Double(MonotonicClock.nanoseconds() &- launchUptime) / 1e9
-    }
+    var uptimeSinceLaunch: Double { State.seconds(since: launchUptime) }
 
     // MARK: - Queries
 
-    func snapshot() -> ScreenSnapshot { withLock { snapshotLocked() } }
-
-    func snapshotLocked() -> ScreenSnapshot {
-        if let cachedSnapshot, cachedSnapshot.generation == screenGeneration { return cachedSnapshot.screen }
-        let screen = terminal.snapshot()
-        cachedSnapshot = (screenGeneration, screen)
-        return screen
-    }
-    var modes: TerminalModes { withLock { terminal.modes } }
+    func snapshot() -> ScreenSnapshot { state.withLock { $0.snapshot() } }
+    var modes: TerminalModes { state.withLock { $0.terminal.modes } }
     /// The modes and the screen at the same moment (a mouse gesture reads both).
-    var modesAndScreen: (TerminalModes, ScreenSnapshot) { withLock { (terminal.modes, snapshotLocked()) } }
-    var recording: TerminalRecording { withLock { recordingStorage } }
-    var recentOutput: [UInt8] { withLock { tail.last(tail.capacity) } }
-    var printedText: PrintedText { withLock { terminal.printedText } }
-    var currentOutputCursor: Int { withLock { outputCursor } }
-    /// For callers holding the lock.
-    var printedTextLocked: PrintedText { terminal.printedText }
-    var outputCursorLocked: Int { outputCursor }
-    var currentScreenHorizon: Int { withLock { screenHorizon } }
+    var modesAndScreen: (TerminalModes, ScreenSnapshot) { state.withLock { ($0.terminal.modes, $0.snapshot()) } }
+    var recording: TerminalRecording { state.withLock { $0.recording } }
+    var recentOutput: [UInt8] { state.withLock { $0.tail.last($0.tail.capacity) } }
+    var printedText: PrintedText { state.withLock { $0.terminal.printedText } }
+    var currentOutputCursor: Int { state.withLock { $0.outputCursor } }
+    /// The printed text after the output cursor, as a stream; the cursor does not move.
+    var outputAfterCursor: String { state.withLock { $0.terminal.printedText.text(from: $0.outputCursor) } }
+    var currentScreenHorizon: Int { state.withLock { $0.screenHorizon } }
 
     /// Moves the screen horizon forward to `scrolledOff` (never back): a screen wait matched.
     func advanceScreenHorizon(to scrolledOff: Int) {
-        withLock { screenHorizon = max(screenHorizon, scrolledOff) }
+        state.withLock { $0.screenHorizon = max($0.screenHorizon, scrolledOff) }
     }
 
     /// Moves the output cursor to the end of what was printed so far; returns that text.
     func consumeOutput() -> String {
-        withLock {
-            let printed = terminal.printedText
-            let text = printed.text(from: outputCursor)
-            outputCursor = printed.endOffset
+        state.withLock { state in
+            let printed = state.terminal.printedText
+            let text = printed.text(from: state.outputCursor)
+            state.outputCursor = printed.endOffset
             return text
         }
     }
 
-    /// The printed text after the output cursor, for failure messages.
-    func outputTailLocked() -> String {
-        terminal.printedText.tail(after: outputCursor)
-    }
-    var currentSize: TerminalSize { withLock { size } }
-    var currentExitStatus: ExitStatus? { withLock { exitStatus } }
+    var currentSize: TerminalSize { state.withLock { $0.size } }
+    var currentExitStatus: ExitStatus? { state.withLock { $0.exitStatus } }
 
-    /// Whether both helper threads have ended and the descriptors are closed.
-    var isFullyReleased: Bool { withLock { readerFinished && reaperFinished && isClosed } }
+    /// Whether the child was reaped, the loop no longer watches the master and it is closed.
+    var isFullyReleased: Bool { state.withLock { $0.reapedStatus != nil && $0.watch == nil && $0.isClosed } }
 
     // MARK: - Input
 
-    /// Writes `bytes` to the program now if the pty accepts them; queues the rest for the
-    /// reader thread, which writes it as the program reads. Never blocks.
+    /// Writes `bytes` to the program now, from the caller, if the pty accepts them (no hop
+    /// through the loop); queues the rest for the loop, which writes it as the program reads.
+    /// Never blocks.
     func send(_ bytes: [UInt8]) throws(TerminalSessionError) {
         guard !bytes.isEmpty else { return }
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isClosed else { throw .sessionTerminated }
-        recordInputLocked(bytes)
-        screenHorizon = terminal.scrolledOffCount
-        if outgoing.isEmpty {
-            let written: Int
-            do {
-                written = try Posix.write(master, bytes: bytes) ?? 0
-            } catch {
-                throw .ioFailed(error)
+        enum Outcome { case written, queued(askLoop: Bool), closed, failed(PosixError) }
+        let outcome = state.withLock { state -> Outcome in
+            guard !state.isClosed else { return .closed }
+            state.recordInput(bytes, launchUptime: launchUptime)
+            state.screenHorizon = state.terminal.scrolledOffCount
+            if state.outgoing.isEmpty {
+                let written: Int
+                do throws(SystemError) {
+                    written = try Posix.write(master, bytes: bytes) ?? 0
+                } catch {
+                    return .failed(error)
+                }
+                if written == bytes.count { return .written }
+                state.outgoing += bytes[written...]
+            } else {
+                state.outgoing += bytes
             }
-            if written < bytes.count {
-                outgoing += bytes[written...]
-                wakeReaderLocked()
-            }
-        } else {
-            outgoing += bytes
-            wakeReaderLocked()
+            defer { state.writeInterest = true }
+            return .queued(askLoop: !state.writeInterest)
         }
-    }
-
-    func recordInputLocked(_ bytes: [UInt8]) {
-        recordingStorage.events.append(.init(time: uptimeSinceLaunch, kind: .input, bytes: bytes))
-    }
-
-    /// Writes queued input as far as the pty accepts it. Errors drop the queue: the program
-    /// is gone or the terminal closed, so nobody would read it.
-    func flushOutgoingLocked() {
-        guard !outgoing.isEmpty, !isClosed else { return }
-        do {
-            let written = try Posix.write(master, bytes: outgoing) ?? 0
-            outgoing.removeFirst(written)
-        } catch {
-            outgoing.removeAll()
+        switch outcome {
+        case .written, .queued(askLoop: false): return
+        case .queued(askLoop: true): EventLoop.shared.execute { [self] in updateWriteInterest() }
+        case .closed: throw .sessionTerminated
+        case .failed(let error): throw .ioFailed(error)
         }
-    }
-
-    func wakeReaderLocked() {
-        guard !isClosed else { return }
-        loop.wake()
     }
 
     // MARK: - Resize
@@ -215,50 +211,47 @@ final class SessionCore: @unchecked Sendable {
         guard newSize.cols >= 1, newSize.rows >= 1, newSize.cols <= Int(UInt16.max), newSize.rows <= Int(UInt16.max) else {
             throw .invalidConfiguration("terminal size \(newSize) is out of range")
         }
-        condition.lock()
-        guard !isClosed else {
-            condition.unlock()
-            throw .sessionTerminated
+        let outcome = state.withLock { state -> Result<ScreenChecks?, TerminalSessionError> in
+            guard !state.isClosed else { return .failure(.sessionTerminated) }
+            do throws(SystemError) {
+                try Posix.setWindowSize(master, cols: newSize.cols, rows: newSize.rows)
+            } catch {
+                return .failure(.ioFailed(error))
+            }
+            state.terminal.resize(cols: newSize.cols, rows: newSize.rows)
+            state.screenGeneration += 1
+            state.size = newSize
+            state.recording.events.append(.init(
+                time: State.seconds(since: launchUptime), kind: .resize, bytes: Array("\(newSize.cols)x\(newSize.rows)".utf8)))
+            return .success(screenChecks(&state, waiters.conditions()))
         }
-        do {
-            try Posix.setWindowSize(master, cols: newSize.cols, rows: newSize.rows)
-        } catch {
-            condition.unlock()
-            throw .ioFailed(error)
-        }
-        terminal.resize(cols: newSize.cols, rows: newSize.rows)
-        screenGeneration += 1
-        size = newSize
-        recordingStorage.events.append(.init(time: uptimeSinceLaunch, kind: .resize, bytes: Array("\(newSize.cols)x\(newSize.rows)".utf8)))
-        let pending = screenPredicatesLocked(waiters.conditions())
-        condition.unlock()
-        evaluate(pending)
+        evaluate(try outcome.get())
     }
 
     // MARK: - Terminate
 
-    /// Ends the program's whole process group (SIGHUP and SIGTERM, then SIGKILL after
-    /// `grace`), stops the reader, closes the descriptors. Idempotent; blocks until done.
+    /// Starts the teardown once (later calls join it): ends the program's whole process group
+    /// (SIGHUP and SIGTERM, then SIGKILL after `grace`), then stops reading and closes the
+    /// master, all on the event loop.
+    func startTerminating(grace: Duration) {
+        guard termination.begin() else { return }
+        ChildProcess.endProcessGroup(of: pid, signals: [SIGHUP, SIGTERM], signalLeaderToo: false, grace: grace, exit: exit) {
+            [self] in stopReading()
+        }
+    }
+
+    /// The teardown, waited for: blocks the caller (never the loop) until it is done.
+    /// Idempotent: later calls return the first one's status.
     @discardableResult
     func terminate(grace: Duration) -> ExitStatus {
-        terminateOnce.run {
-            ChildProcess.endProcessGroup(of: pid, signals: [SIGHUP, SIGTERM], signalLeaderToo: false, grace: grace) { deadline in
-                condition.wait(until: deadline) { reapedStatus != nil }
-            }
-            ChildProcess.stopThreads(
-                condition, reaped: { reapedStatus != nil }, requestStop: {
-                    stopRequested = true
-                    wakeReaderLocked()
-                }, finished: { readerFinished && reaperFinished }
-            ) {
-                isClosed = true
-                Posix.closeIgnoringErrors(master)
-                loop.close()
-            }
-            // Pending waits were resolved by the exit; the timer has nothing left to do.
-            waiters.close()
-            publishExitIfNeeded()
-            return withLock { exitStatus ?? reapedStatus! }
-        }
+        startTerminating(grace: grace)
+        return termination.wait(for: "TerminalSession.terminate()")
+    }
+
+    /// The teardown, awaited.
+    @discardableResult
+    func terminated(grace: Duration) async -> ExitStatus {
+        startTerminating(grace: grace)
+        return await termination.value()
     }
 }

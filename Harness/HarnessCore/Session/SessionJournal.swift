@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HarnessSystem
 import TerminalEmulator
 
 /// What a test did with a terminal session, in order, for its trace: each wait (what it waited
@@ -31,10 +31,10 @@ public final class SessionJournal: Sendable {
         }
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
     /// Whether this session's test is traced, and the stub servers its steps named (kept as
     /// objects: the core does not know the stub server's type).
-    private let state = Mutex<(enabled: Bool, servers: [any AnyObject & Sendable])>((false, []))
+    private let state = Locked<(enabled: Bool, servers: [any AnyObject & Sendable])>((false, []))
 
     package init() {}
 

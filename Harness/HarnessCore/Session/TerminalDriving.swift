@@ -24,7 +24,7 @@ extension TerminalSession: TerminalDriving {
 }
 
 extension TerminalDriving {
-    /// The session's engine: the reader thread, the screen model and the waiters.
+    /// The session's engine: the terminal it reads (on the event loop), the screen model and the waiters.
     var core: SessionCore { terminalSession.core }
 
     /// What the terminal shows now.

@@ -21,7 +21,7 @@ extension TerminalSession {
         public var size: TerminalSize
         /// The timeout of waits that do not pass one.
         public var defaultTimeout: Duration
-        /// Called on the reader thread with every chunk the program writes, in order, after the
+        /// Called on the harness's event loop with every chunk the program writes, in order, after the
         /// screen was updated (`harness record` forwards the output to the user's terminal).
         public var onOutput: (@Sendable ([UInt8]) -> Void)?
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TerminalEmulator
 import HarnessSystem
 
@@ -14,21 +13,28 @@ import HarnessSystem
 /// ```
 ///
 /// The program runs in its own session and process group with the pty as its controlling
-/// terminal and as stdin, stdout and stderr. Its output is read continuously on a dedicated
-/// thread and fed to a `Terminal`; each chunk wakes the pending waits. The session is safe to
+/// terminal and as stdin, stdout and stderr. Its output is read continuously by the harness's
+/// one event loop (no thread per session) and fed to a `Terminal`; each chunk wakes the
+/// pending waits. The session is safe to
 /// use from any thread or task. Input, the screen and the waits are those of
 /// ``TerminalDriving``, which ``TerminalApp`` shares.
 public final class TerminalSession: Sendable {
     let core: SessionCore
-    private let terminateHandlers = Mutex<[@Sendable (TerminalSession) -> Void]>([])
+    private let terminateHandlers = Locked<[@Sendable (TerminalSession) -> Void]>([])
 
     private init(core: SessionCore) {
         self.core = core
     }
 
     /// Ends the program (see `terminate(grace:)`) if it still runs and releases everything.
+    /// Released on the event loop (by a handler that held the last reference), it starts the
+    /// teardown without waiting for it.
     deinit {
-        core.terminate(grace: .milliseconds(500))
+        if EventLoop.shared.inLoop {
+            startTerminating()
+        } else {
+            core.terminate(grace: .milliseconds(500))
+        }
     }
 
     /// Runs `handler` once, when ``terminate(grace:)`` is first called (before the program is
@@ -62,27 +68,18 @@ public final class TerminalSession: Sendable {
 
         do {
             let pty = try Posix.openPseudoTerminal(cols: size.cols, rows: size.rows)
-            let loop: ReadinessLoop
             let pid: Int32
             do {
                 defer { Posix.closeIgnoringErrors(pty.slave) }
                 try Posix.setNonBlocking(pty.master)
-                loop = try ReadinessLoop()
-                do {
-                    pid = try Posix.spawnInPseudoTerminal(
-                        path: path, arguments: [configuration.executable] + configuration.arguments,
-                        environment: environment, workingDirectory: configuration.workingDirectory, slave: pty.slave)
-                } catch {
-                    loop.close()
-                    throw error
-                }
+                pid = try Posix.spawnInPseudoTerminal(
+                    path: path, arguments: [configuration.executable] + configuration.arguments,
+                    environment: environment, workingDirectory: configuration.workingDirectory, slave: pty.slave)
             } catch {
                 Posix.closeIgnoringErrors(pty.master)
                 throw error
             }
-            let core = SessionCore(
-                pid: pid, master: pty.master, loop: loop,
-                configuration: configuration, executable: path, term: term)
+            let core = SessionCore(pid: pid, master: pty.master, configuration: configuration, executable: path, term: term)
             core.start()
             return TerminalSession(core: core)
         } catch let error as PosixError {
@@ -98,7 +95,7 @@ public final class TerminalSession: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalSession) async throws -> Result
     ) async throws -> Result {
-        try await withReleasing(try launchSession(configuration), release: { $0.terminate() }, body)
+        try await withReleasing(try launchSession(configuration), release: { await $0.terminated() }, body)
     }
 
     // MARK: - State
@@ -112,8 +109,9 @@ public final class TerminalSession: Sendable {
     /// The program's process id; also its process group and session id.
     public var pid: Int32 { core.pid }
 
-    /// Runs `handler` once, on the session's thread, when the program has exited and all its
-    /// output was read; at once if it already has.
+    /// Runs `handler` once, on the harness's event loop, when the program has exited and all
+    /// its output was read; at once if it already has. Keep it quick, and do not wait in it
+    /// for this session (its `terminate()` included).
     public func onExit(_ handler: @escaping @Sendable (ExitStatus) -> Void) {
         core.onExit(handler)
     }
@@ -129,9 +127,29 @@ public final class TerminalSession: Sendable {
     /// Ends the program's whole process group: SIGHUP and SIGTERM, up to `grace` for it to
     /// exit, then SIGKILL; then stops reading and closes the terminal. Idempotent: later calls
     /// return the same status. Also runs when the session is released.
+    /// Blocks the calling thread until the teardown is done (the teardown itself runs on the
+    /// harness's event loop).
     @discardableResult
     public func terminate(grace: Duration = .milliseconds(500)) -> ExitStatus {
-        for handler in terminateHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self) }
+        runTerminateHandlers()
         return core.terminate(grace: grace)
+    }
+
+    /// ``terminate(grace:)``, awaited instead of blocking the caller's thread.
+    @discardableResult
+    package func terminated(grace: Duration = .milliseconds(500)) async -> ExitStatus {
+        runTerminateHandlers()
+        return await core.terminated(grace: grace)
+    }
+
+    /// Starts ``terminate(grace:)`` without waiting for it: for a release or a close on the
+    /// event loop, which runs the teardown and so cannot wait for it.
+    package func startTerminating(grace: Duration = .milliseconds(500)) {
+        runTerminateHandlers()
+        core.startTerminating(grace: grace)
+    }
+
+    private func runTerminateHandlers() {
+        for handler in terminateHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self) }
     }
 }

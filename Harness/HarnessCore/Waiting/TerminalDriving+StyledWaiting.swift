@@ -1,4 +1,4 @@
-import Synchronization
+import HarnessSystem
 import TerminalEmulator
 
 extension TerminalDriving {
@@ -72,7 +72,7 @@ extension TerminalDriving {
     /// instead. A match moves the screen horizon to its row, as the other screen waits do.
     @discardableResult
     package func waitFor(_ query: StyledTextQuery, timeout: Duration?, location: SourceCodeLocation) async throws -> ScreenSnapshot {
-        let lastMiss = Mutex<String?>(nil)
+        let lastMiss = Locked<String?>(nil)
         let screen: ScreenSnapshot
         do {
             screen = try await waitFor(

@@ -1,7 +1,6 @@
 import Foundation
 import TerminalEmulator
 import HarnessSystem
-import Synchronization
 
 extension TerminalDriving {
     /// Waits until the screen shows `text`, or a line that scrolled off the top since the last
@@ -109,9 +108,7 @@ extension TerminalDriving {
 
     /// What the program printed after the output cursor, as a stream (see
     /// ``waitForOutput(text:timeout:fileID:filePath:line:column:)``); the cursor does not move.
-    public var outputAfterCursor: String {
-        core.withLock { core.printedTextLocked.text(from: core.outputCursorLocked) }
-    }
+    public var outputAfterCursor: String { core.outputAfterCursor }
 
     /// Everything the program printed that is still kept (the last MiB), as a stream.
     public var output: String { core.printedText.text(from: 0) }
@@ -122,8 +119,9 @@ extension TerminalDriving {
     public func consumeOutput() -> String { core.consumeOutput() }
 
     /// Waits until `predicate` holds for the screen and returns that screen. `description`
-    /// names the condition in error messages. The predicate runs on the reader thread, outside
-    /// the session's lock; keep it quick.
+    /// names the condition in error messages. The predicate runs on the harness's event loop
+    /// (or on the caller, for the screen as it is when the wait begins), outside the session's
+    /// lock; keep it quick.
     @discardableResult
     public func waitFor(
         _ description: String,
@@ -173,15 +171,18 @@ extension TerminalDriving {
 }
 
 /// Remembers which scrolled-off lines a text wait already searched, so each new screen only
-/// costs the lines that scrolled off since the previous one.
+/// costs the lines that scrolled off since the previous one. The wait's predicate runs on the
+/// event loop and, for the first screen, on the waiting task: the mark is read and moved under
+/// its lock (a `Locked`, which ThreadSanitizer sees; the `Mutex` it replaced was reported as
+/// racing between those two, issue 27).
 final class ScrolledLineScan: Sendable {
-    private let searchedUpTo: Mutex<Int>
+    private let searchedUpTo: Locked<Int>
     /// The horizon the wait started from.
     let horizon: Int
 
     init(horizon: Int) {
         self.horizon = horizon
-        searchedUpTo = Mutex(horizon)
+        searchedUpTo = Locked(horizon)
     }
 
     /// Whether a line that scrolled off after the horizon (and after the last call) holds `text`.
@@ -199,8 +200,8 @@ final class ScrolledLineScan: Sendable {
     }
 }
 
-/// A compiled regular expression that can be shared with the reader thread (it is immutable).
-package struct CompiledRegex: @unchecked Sendable {
+/// A compiled regular expression that can be shared with the event loop (it is immutable).
+package struct CompiledRegex: Sendable {
     package let expression: NSRegularExpression
 
     package init(_ expression: NSRegularExpression) { self.expression = expression }

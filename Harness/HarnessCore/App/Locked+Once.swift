@@ -1,6 +1,6 @@
-import Synchronization
+import HarnessSystem
 
-extension Mutex where Value == Bool {
+extension Locked where State == Bool {
     /// Sets the flag and says whether this call set it: true once, false ever after (what an
     /// idempotent `close()` checks first).
     package func setOnce() -> Bool {
