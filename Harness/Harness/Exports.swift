@@ -6,3 +6,7 @@
 @_exported import HarnessWire
 @_exported import TerminalEmulator
 @_exported import HarnessFlows
+// The one timeout shape every module's timeout error carries (`catch let error as any
+// WaitTimeoutCarrying`), without the rest of the system layer.
+@_exported import struct HarnessSystem.WaitTimeout
+@_exported import protocol HarnessSystem.WaitTimeoutCarrying

@@ -54,7 +54,9 @@ import Testing
         let done = Recorder<Bool>()
         loop.unwatch(watch, closing: true) { done.record(true) }
         #expect(done.wait(for: 1) == [true])
-        // The read end is closed: writing now fails (no reader), and no handler ran.
+        // The read end is closed: writing now fails (no reader), and no handler ran. (A child
+        // other tests were spawning meanwhile holds a copy until it executes: wait for those.)
+        Posix.waitForSpawnsInFlight()
         #expect(throws: SystemError.self) {
             var byte: UInt8 = 1
             _ = try withUnsafeBytes(of: &byte) { buffer throws(SystemError) in try Posix.writeWithoutSignal(pipe.write, buffer) }
