@@ -127,7 +127,7 @@ let package = Package(
             name: "TodoAcceptanceTests",
             // HarnessHost, TerminalEmulator and TestSupport for the docs' examples
             // (ReadmeExamplesTests, DocsExamplesTests); `harness` runs the README's flow.
-            dependencies: ["Harness", "HarnessHost", "Stubs", "TerminalEmulator", "TestSupport", "TodoCore", "todo", "harness"],
+            dependencies: ["Harness", "HarnessHost", "HarnessSystem", "Stubs", "TerminalEmulator", "TestSupport", "TodoCore", "todo", "harness"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(

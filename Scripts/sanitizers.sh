@@ -40,7 +40,7 @@ swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "${fil
 status=$?
 elapsed=$(( $(date +%s) - start ))
 reports=$(grep -c -E "^WARNING: ThreadSanitizer|^==[0-9]+==ERROR: AddressSanitizer" "$log")
-summary=$(grep -E "^(✔|✘) Test run with|Executed [0-9]+ tests" "$log" | tail -2 | tr '\n' ' ')
+summary=$(grep -E "^(✔|✘|━) Test run with" "$log" | tail -1)
 echo "sanitizers.sh $sanitizer: exit $status, $reports report(s), ${elapsed}s: $summary"
 if [[ $reports -gt 0 ]]; then
     grep -n -A30 -E "^WARNING: ThreadSanitizer|^==[0-9]+==ERROR: AddressSanitizer" "$log" | head -200

@@ -146,8 +146,8 @@ private let interruptions = Atomic<Int>(0)
 
 /// What the polling thread shares with the test.
 private final class Poller: Sendable {
-    let identity = Mutex<pthread_t?>(nil)
-    let outcome = Mutex<(Result<[Posix.PollEvents], SystemError>, Duration)?>(nil)
+    let identity = Locked<pthread_t?>(nil)
+    let outcome = Locked<(Result<[Posix.PollEvents], SystemError>, Duration)?>(nil)
     let finished = Atomic<Bool>(false)
     let started = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)

@@ -1,7 +1,6 @@
 // Error descriptions, Duration conversions and the monotonic clock.
 
 import Foundation
-import Synchronization
 import Testing
 @testable import HarnessSystem
 
@@ -93,5 +92,5 @@ import Testing
 
 /// What another thread saw of this test's thread identity.
 private final class SeenElsewhere: Sendable {
-    let value = Mutex<(isCurrent: Bool, equal: Bool)?>(nil)
+    let value = Locked<(isCurrent: Bool, equal: Bool)?>(nil)
 }

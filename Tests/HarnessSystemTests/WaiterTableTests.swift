@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 @testable import HarnessSystem
 
@@ -11,14 +10,14 @@ import Testing
 @Suite struct WaiterTableTests {
     /// A clock the test moves by hand.
     final class TestClock: Sendable {
-        private let reading = Mutex<UInt64>(1_000_000_000)
+        private let reading = Locked<UInt64>(1_000_000_000)
         func now() -> UInt64 { reading.withLock { $0 } }
         func advance(by duration: Duration) { reading.withLock { $0 += duration.clampedNanoseconds } }
     }
 
     /// Records every resumption of the waits it completes.
     final class Resumptions: Sendable {
-        private let results = Mutex<[UInt64: [Result<String, any Error>]]>([:])
+        private let results = Locked<[UInt64: [Result<String, any Error>]]>([:])
         func completion(for id: @escaping @Sendable () -> UInt64) -> WaiterTable<String, String>.Completion {
             .init { result in self.results.withLock { $0[id(), default: []].append(result) } }
         }
@@ -41,7 +40,7 @@ import Testing
         /// Registers and inserts a waiter; returns its id.
         @discardableResult
         func insert(_ condition: String, timeout: Duration? = .seconds(10)) -> UInt64 {
-            let box = Mutex<UInt64>(0)
+            let box = Locked<UInt64>(0)
             let registration = table.register(
                 description: "the \(condition)", timeout: timeout,
                 completion: resumptions.completion(for: { box.withLock { $0 } }))
@@ -170,7 +169,7 @@ import Testing
 
     @Test func aCancellationBeforeTheRegistrationCancelsIt() {
         let fixture = Fixture()
-        let box = Mutex<UInt64>(0)
+        let box = Locked<UInt64>(0)
         let registration = fixture.table.register(
             description: "the reply", timeout: .seconds(1),
             completion: fixture.resumptions.completion(for: { box.withLock { $0 } }))
@@ -185,7 +184,7 @@ import Testing
 
     @Test func anAlreadyCancelledTaskIsNotInserted() async {
         let table = WaiterTable<String, String>(armsTimer: false)
-        let afterInserting = Mutex(0)
+        let afterInserting = Locked(0)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await table.wait(description: "the reply", timeout: nil, admit: { table.insert($0, "reply") }) { _ in
@@ -223,7 +222,7 @@ import Testing
 
     @Test func anOutcomeAlreadyThereIsReturnedWithoutInserting() async throws {
         let table = WaiterTable<String, String>(armsTimer: false)
-        let afterInserting = Mutex(0)
+        let afterInserting = Locked(0)
         let value = try await table.wait(
             description: "the reply", timeout: .seconds(1), admit: { $0.resume(returning: "at once") },
             afterInserting: { _ in afterInserting.withLock { $0 += 1 } })
@@ -261,7 +260,7 @@ import Testing
 
     @Test(arguments: Event.allCases)
     func everyWayOutReleasesTheCondition(_ event: Event) {
-        let removed = Mutex<[String]>([])
+        let removed = Locked<[String]>([])
         let fixture = Fixture(didRemove: { condition in removed.withLock { $0.append(condition) } })
         let id = fixture.insert("timer")
         apply(event, to: id, in: fixture)

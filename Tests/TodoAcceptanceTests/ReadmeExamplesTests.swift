@@ -2,7 +2,7 @@ import Foundation
 import Harness
 import HarnessHost
 import Stubs
-import Synchronization
+import HarnessSystem
 import TestSupport
 import Testing
 import TodoCore
@@ -200,8 +200,8 @@ struct ReadmeExamplesTests {
 
     /// The `app` of the HarnessHost example: a state and a save hook, readable from any thread.
     final class AppModel: Sendable {
-        private let state = Mutex(TodoListState())
-        private let saveHook = Mutex<(@Sendable ([Todo]) -> Void)?>(nil)
+        private let state = Locked(TodoListState())
+        private let saveHook = Locked<(@Sendable ([Todo]) -> Void)?>(nil)
 
         /// Called with every list the app saves.
         var onSave: (@Sendable ([Todo]) -> Void)? {
