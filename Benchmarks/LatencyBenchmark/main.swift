@@ -5,6 +5,7 @@
 
 import Foundation
 import HarnessCore
+import HarnessSystem
 import TerminalEmulator
 
 let keyCount = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2000
@@ -27,9 +28,21 @@ final class SessionEcho {
     private var row = 1  // after "ready\r\n" the cursor is on row 1
     private var col = 0
     private var index = 0
+    /// When the event loop last handed a chunk to `onOutput`: it has read it from the pty and
+    /// fed it to the emulator, and is about to resume the waits it satisfies.
+    let lastFed = Locked<UInt64>(0)
+    /// Per key: write until read and fed on the loop, and from there until the task resumed.
+    private(set) var readAndFed: [UInt64] = []
+    private(set) var handedOver: [UInt64] = []
 
     init() async throws {
-        session = try TerminalSession.launch(.init(executable: "/bin/sh", arguments: ["-c", script]))
+        var configuration = TerminalSession.Configuration(executable: "/bin/sh", arguments: ["-c", script])
+        let lastFed = self.lastFed
+        configuration.onOutput = { _ in
+            let now = MonotonicClock.nanoseconds()
+            lastFed.withLock { $0 = now }
+        }
+        session = try TerminalSession.launch(configuration)
         try await session.waitFor(text: "ready")
     }
 
@@ -42,7 +55,13 @@ final class SessionEcho {
         try await session.waitFor("echo of key \(index)") { screen in
             screen.cell(row: expectedRow, col: expectedCol).character == text && screen.cursor.col == expectedCol + 1
         }
-        let elapsed = monotonicNanoseconds() - start
+        let end = monotonicNanoseconds()
+        let elapsed = end - start
+        let fed = lastFed.withLock { $0 }
+        if fed > start && fed <= end {
+            readAndFed.append(fed - start)
+            handedOver.append(end - fed)
+        }
         col += 1
         if col == 60 {
             // Start a fresh line (not timed).
@@ -100,3 +119,10 @@ print("raw pty echo round trip           \(format(rawSummary.median))   \(format
 print("TerminalSession (type + waitFor)  \(format(ourSummary.median))   \(format(ourSummary.p99))")
 print(String(format: "ratio (ours / raw)                %8.2fx   %8.2fx", ourSummary.median / rawSummary.median, ourSummary.p99 / rawSummary.p99))
 print("of which: Terminal.snapshot() 80x24 \(format(snapshotSummary.median))   \(format(snapshotSummary.p99))")
+// Where a round trip of ours goes (the keys whose echo came in one chunk): from the write until
+// the loop has read the echo and fed it to the emulator, then until the waiting task resumed
+// (waits checked, continuation resumed, the task scheduled on the cooperative pool).
+let fedSummary = summary(ours.readAndFed)
+let handOverSummary = summary(ours.handedOver)
+print("of which: write -> read and fed on the loop  \(format(fedSummary.median))   \(format(fedSummary.p99))")
+print("of which: fed -> waiting task resumed        \(format(handOverSummary.median))   \(format(handOverSummary.p99))")

@@ -7,7 +7,7 @@ import HarnessSystem
 
 /// Programs run with pipes: input, outputs kept apart, exits, timeouts, teardown, and the hard
 /// cases (a death by signal right after printing, megabytes on both outputs, input nobody reads).
-@Suite(.timeLimit(.minutes(2))) struct PipedSessionTests {
+@Suite(.timeLimit(.minutes(10))) struct PipedSessionTests {
     @Test func sortReadsItsInputAndWritesSortedLines() async throws {
         let output = try await PipedSession.withSession(piped("sort", input: .text("pear\napple\nfig\n"))) { session in
             try await session.waitForExit()
@@ -284,7 +284,7 @@ import HarnessSystem
 /// inode (`pipe:[N]`, shared by both ends): any descriptor still open on one of them is a leak.
 /// Failed launches return no session to look at, so there the count of `/proc/self/fd` is
 /// compared, with a margin for the other suites far below what one leak per launch would add.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct PipedSessionLeakTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct PipedSessionLeakTests {
     @Test func sessionsEndedEveryWayAndFailedLaunchesLeaveNothingBehind() async throws {
         struct Expected: Error {}
         var pipes: Set<String> = []

@@ -8,7 +8,7 @@ import HarnessSystem
 /// A session or an app whose last reference goes away on the event loop (a handler that held
 /// it ran and was dropped there) is torn down without blocking the loop, which runs the
 /// teardown: its program ends and its exit is reported.
-@Suite(.timeLimit(.minutes(1))) struct ReleasedOnTheLoopTests {
+@Suite(.timeLimit(.minutes(10))) struct ReleasedOnTheLoopTests {
     /// A program that exits when told to, whose `onExit` handler (which runs on the event
     /// loop, and is dropped there) holds a value until then.
     struct Trigger {

@@ -8,7 +8,7 @@ import HarnessSystem
 /// The sessions' timeouts carry the package's one timeout payload: a test catches them as
 /// `any WaitTimeoutCarrying` and reads what was awaited, for how long, and what was seen last.
 /// Their other errors carry none.
-@Suite(.timeLimit(.minutes(2))) struct WaitTimeoutCarryingTests {
+@Suite(.timeLimit(.minutes(10))) struct WaitTimeoutCarryingTests {
     @Test func aTerminalSessionTimeoutCarriesWhatItAwaitedAndTheLastRowsOfTheScreen() async throws {
         let session = try TerminalSession.launch(shell("printf 'first\\nsecond\\nthird\\nfourth\\n'; exec sleep 1000"))
         defer { session.terminate() }
