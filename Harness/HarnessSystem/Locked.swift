@@ -30,10 +30,13 @@ package final class Locked<State>: @unchecked Sendable {
     // share; the mutex and condition live at fixed heap addresses for the object's life.
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
-    @usableFromInline var state: State
+    /// The state, at a fixed address: reached through the pointer, its accesses carry no
+    /// dynamic exclusivity check (the lock is what makes them exclusive).
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
     package init(_ initial: State) {
-        state = initial
+        state = .allocate(capacity: 1)
+        state.initialize(to: initial)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
@@ -52,6 +55,8 @@ package final class Locked<State>: @unchecked Sendable {
     }
 
     deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
         pthread_cond_destroy(condition)
         condition.deallocate()
         pthread_mutex_destroy(mutex)
@@ -63,7 +68,7 @@ package final class Locked<State>: @unchecked Sendable {
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&state)
+        return try body(&state.pointee)
     }
 
     /// ``withLock(_:)``, then wakes every thread blocked in ``wait(until:deadline:)``.
@@ -74,7 +79,7 @@ package final class Locked<State>: @unchecked Sendable {
             pthread_cond_broadcast(condition)
             pthread_mutex_unlock(mutex)
         }
-        return try body(&state)
+        return try body(&state.pointee)
     }
 
     /// Blocks until `done` holds (checked under the lock, again after each notification) or the
@@ -85,7 +90,7 @@ package final class Locked<State>: @unchecked Sendable {
     package func wait(until done: (inout State) -> Bool, deadline: UInt64? = nil) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        while !done(&state) {
+        while !done(&state.pointee) {
             guard let deadline else {
                 pthread_cond_wait(condition, mutex)
                 continue
