@@ -52,36 +52,13 @@ extension Posix {
     ) throws(SystemError) -> Int32 {
         var pid: pid_t = 0
         var failedStep: Int32 = 0
-        var result: Int32 = 0
-        for retry in 0...busyTextRetries {
-            result = withCStringArray(arguments) { argv in
-                withCStringArray(environment) { envp in
-                    withOptionalCString(workingDirectory) { cwd in call(argv, envp, cwd, &pid, &failedStep) }
-                }
+        let result = withCStringArray(arguments) { argv in
+            withCStringArray(environment) { envp in
+                withOptionalCString(workingDirectory) { cwd in call(argv, envp, cwd, &pid, &failedStep) }
             }
-            guard result == ETXTBSY, retry < busyTextRetries else { break }
-            pauseBeforeRetry(retry)
         }
         if result != 0 { throw SystemError(operation: spawnStepName(failedStep), errno: result) }
         return pid
-    }
-
-    /// How often a spawn whose program is "busy" (ETXTBSY) is tried again.
-    ///
-    /// Executing a file fails with ETXTBSY while any process holds it open for writing. A script
-    /// the test just wrote and closed is still held by every child forked meanwhile, until that
-    /// child executes (and its close-on-exec descriptors go). The harness's own spawns wait for
-    /// the ones that began before them (the C shim), so a child of ours never holds it; a child
-    /// forked by something else in the process (Foundation's `Process`, another library) may,
-    /// for the instant until it executes, and nothing tells when that is. So ETXTBSY is tried
-    /// again, 8 times, 1 ms apart and doubling (127 ms in all): a file still busy after that is
-    /// really open for writing, and the error says so.
-    private static let busyTextRetries = 7
-
-    private static func pauseBeforeRetry(_ retry: Int) {
-        var request = timespec(tv_sec: 0, tv_nsec: 1_000_000 << retry)
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
     private static func spawnStepName(_ step: Int32) -> String {
