@@ -123,10 +123,27 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
+# A traced run that goes on for 10 minutes (it takes about half a minute on a quiet machine) is
+# stopped, described (Scripts/ci-step.sh: each thread's state and kernel wait channel) and counted
+# as a failure of the tracer, like strace's own failures below: it is traced once more.
+deadline=${CLOSES_DEADLINE:-600}
+diagnostics=${CI_DIAGNOSTICS:-$(mktemp /tmp/closes-diagnostics.XXXXXX)}
 for attempt in 1 2; do
-    strace -f -qq --seccomp-bpf "${stack_args[@]}" -o "$trace" -e trace=close,clone,clone3,fork,vfork \
+    CI_DIAGNOSTICS=$diagnostics Scripts/ci-step.sh "$deadline" strace -f -qq --seccomp-bpf "${stack_args[@]}" -o "$trace" \
+        -e trace=close,clone,clone3,fork,vfork \
         "$binary" --testing-library swift-testing "$@" > "$output" 2>&1
     status=$?
+    if [[ $status -eq 124 ]]; then
+        [[ -z "${CI_DIAGNOSTICS:-}" ]] && cut -c1-200 "$diagnostics" | head -150 >&2
+        echo "closes.sh: the traced run was stopped after ${deadline}s; the last calls it traced:" >&2
+        tail -40 "$trace" | cut -c1-200 >&2
+        echo "closes.sh: the test output's last lines:" >&2
+        tail -20 "$output" | cut -c1-200 >&2
+        if [[ $attempt -eq 1 ]]; then
+            echo "closes.sh: tracing the suite once more" >&2
+            continue
+        fi
+    fi
     if [[ $status -ne 0 ]]; then
         grep -a -E "recorded an issue|unexpected signal|error:" -A8 "$output" | head -200
     fi
@@ -144,5 +161,6 @@ if [[ $status -ne 0 ]]; then
     trap - EXIT
     echo "closes.sh: the traced test run failed (exit $status); its output: $output" >&2
 fi
+[[ -z "${CI_DIAGNOSTICS:-}" ]] && rm -f "$diagnostics"
 if [[ $verdict -eq 0 && $status -eq 0 && -z "$keep" ]]; then rm -f "$trace"; else echo "trace: $trace"; fi
 [[ $verdict -eq 0 && $status -eq 0 ]]
