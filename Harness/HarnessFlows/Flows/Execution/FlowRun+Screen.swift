@@ -53,7 +53,15 @@ extension FlowRun {
             }
         } catch {
             let what = onOutput ? "the program never printed it" : "the screen never showed it"
-            throw Self.waitFailure(error, what: what, limit: limit, output: onOutput)
+            var failure = Self.waitFailure(error, what: what, limit: limit, output: onOutput)
+            if !onOutput, !(error is CancellationError) {
+                let nearMiss = switch pattern {
+                case .text(let text): session.scrollbackNearMiss(text: text)
+                case .regex(let regex): session.scrollbackNearMiss(regex: regex)
+                }
+                if let nearMiss { failure.problem += "; " + nearMiss }
+            }
+            throw failure
         }
     }
 
