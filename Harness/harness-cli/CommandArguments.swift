@@ -8,8 +8,19 @@ struct CommandArguments {
     /// The arguments after `--`, when there was one.
     private(set) var afterSeparator: [String]?
 
+    /// Parses `arguments` by a command's option table (a short alias `-s` is its long name).
+    init(_ arguments: [String], options table: [CommandOption]) throws(CommandError) {
+        let valued = Set(table.filter { $0.value != nil }.map(\.name))
+        let flags = Set(table.filter { $0.value == nil }.map(\.name))
+        let shorts = Dictionary(table.compactMap { option in option.short.map { ("-\($0)", "--\(option.name)") } },
+                                uniquingKeysWith: { first, _ in first })
+        let separator = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        let spelled = arguments[..<separator].map { shorts[$0] ?? $0 } + arguments[separator...]
+        try self.init(spelled, valued: valued, flags: flags)
+    }
+
     /// Parses `arguments`, given which options take a value and which are flags.
-    init(_ arguments: [String], valued: Set<String>, flags: Set<String> = []) throws(CommandError) {
+    private init(_ arguments: [String], valued: Set<String>, flags: Set<String> = []) throws(CommandError) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]

@@ -18,12 +18,27 @@ enum HarnessCLI {
             return 64
         }
         if name == "--help" || name == "-h" || name == "help" {
-            print(usage)
+            // `harness help COMMAND`: that command's help; `harness help`: every command.
+            guard arguments.count > 1 else {
+                printLine(usage)
+                return 0
+            }
+            guard arguments.count == 2, let command = commands.first(where: { $0.name == arguments[1] }) else {
+                printError("harness help: unknown subcommand \(arguments.dropFirst().joined(separator: " ").debugDescription)\n\(usage)")
+                return 64
+            }
+            printLine(command.help)
             return 0
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             printError("unknown subcommand \(name.debugDescription)\n\(usage)")
             return 64
+        }
+        // `harness COMMAND --help` (or -h) before any `--`: the command's help, nothing run.
+        let beforeSeparator = arguments.dropFirst().prefix { $0 != "--" }
+        if beforeSeparator.contains("--help") || beforeSeparator.contains("-h") {
+            printLine(command.help)
+            return 0
         }
         do {
             return try await command.run(Array(arguments.dropFirst()))
@@ -40,12 +55,12 @@ enum HarnessCLI {
     }
 
     /// Writes a line to standard output at once (unbuffered, so lines keep their order with
-    /// standard error and reach a pipe as they happen).
+    /// standard error and reach a pipe as they happen); nothing once standard output is closed.
     static func printLine(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStreams.writeOutput(line + "\n")
     }
 
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardStreams.writeError(message + "\n")
     }
 }

@@ -4,10 +4,12 @@ import HarnessFlows
 /// `harness merge-junit OUT IN...`: merges the JUnit reports of several shards into one.
 enum MergeJUnitCommand: Command {
     static let name = "merge-junit"
-    static let synopsis = "merge-junit OUT IN...                merge JUnit reports (e.g. of shards) into OUT"
+    static let operands = "OUT IN..."
+    static let summary = "merge JUnit reports (e.g. of shards) into OUT"
+    static let options: [CommandOption] = []
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandArguments(arguments, valued: [])
+        let parsed = try parse(arguments)
         guard parsed.positional.count >= 2 else { throw CommandError.usage("expected OUT and at least one IN") }
         let output = parsed.positional[0]
         let inputs = Array(parsed.positional.dropFirst())

@@ -12,13 +12,16 @@ import TerminalEmulator
 /// message, and the exit status is then 1; 0 otherwise, whatever the flows' results.
 enum MergeReportsCommand: Command {
     static let name = "merge-reports"
-    static let synopsis = """
-        merge-reports OUT DIR... [--junit FILE] [--history DIR] [--title TEXT]
-                                             merge the shards' --artifacts folders into one report in OUT
-        """
+    static let operands = "OUT DIR..."
+    static let summary = "merge the shards' --artifacts folders into one report in OUT"
+    static let options: [CommandOption] = [
+        CommandOption(name: "junit", value: "FILE", summary: "the merged JUnit report (default: OUT/junit.xml)"),
+        CommandOption(name: "history", value: "DIR", summary: "adds the whole run to a history folder"),
+        CommandOption(name: "title", value: "TEXT", summary: "the report's title (default: Flow run)"),
+    ]
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandArguments(arguments, valued: ["junit", "history", "title"])
+        let parsed = try parse(arguments)
         guard parsed.positional.count >= 2 else { throw CommandError.usage("expected OUT and at least one shard folder DIR") }
         let currentDirectory = FileManager.default.currentDirectoryPath
         let output = FlowPaths.join(currentDirectory, parsed.positional[0])

@@ -10,16 +10,19 @@ import HarnessSystem
 /// ends with `kill`).
 enum RecordCommand: Command {
     static let name = "record"
-    static let synopsis = """
-        record --out FILE.flow [--size COLSxROWS] -- PROGRAM [ARGS...]
-                                         run PROGRAM and record what you do as a flow (Ctrl-] stops)
-        """
+    static let operands = ""
+    static let trailingOperands = "-- PROGRAM [ARGS...]"
+    static let summary = "run PROGRAM and record what you do as a flow (Ctrl-] stops)"
+    static let options: [CommandOption] = [
+        CommandOption(name: "out", value: "FILE.flow", summary: "the flow file to write", required: true),
+        CommandOption(name: "size", value: "COLSxROWS", summary: "the terminal size (default: your terminal's, else 80x24)"),
+    ]
 
     /// Ctrl-]: ends the recording without passing the key on.
     static let stopByte: UInt8 = 0x1D
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandArguments(arguments, valued: ["out", "size"])
+        let parsed = try parse(arguments)
         guard let out = parsed.value("out"), !out.isEmpty else { throw CommandError.usage("missing --out FILE.flow") }
         let command = parsed.afterSeparator ?? parsed.positional
         guard let program = command.first, !program.isEmpty else {

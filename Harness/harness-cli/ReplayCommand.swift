@@ -7,10 +7,12 @@ import TerminalEmulator
 /// terminal emulator and prints the screen at the end (or at a time), like `harness screen`.
 enum ReplayCommand: Command {
     static let name = "replay"
-    static let synopsis = "replay FILE.cast [--at SECONDS]      print the screen of an asciicast recording (at the end or a time)"
+    static let operands = "FILE.cast"
+    static let summary = "print the screen of an asciicast recording (at the end or a time)"
+    static let options = [CommandOption(name: "at", value: "SECONDS", summary: "replays up to this time (default: the whole recording)")]
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandArguments(arguments, valued: ["at"])
+        let parsed = try parse(arguments)
         guard parsed.positional.count == 1, let file = parsed.positional.first else {
             throw CommandError.usage(parsed.positional.isEmpty ? "missing FILE.cast" : "only one FILE.cast may be given")
         }

@@ -7,26 +7,29 @@ import HarnessFlows
 /// failed, 2 when flows could not be found or parsed (nothing ran), 64 for bad usage.
 enum RunCommand: Command {
     static let name = "run"
-    static let synopsis = """
-        run PATHS... [--jobs N] [--retries N] [--filter REGEX] [--timeout DURATION]
-                     [--record missing|failed|all|never] [--junit FILE] [--artifacts DIR]
-                     [--shard I/N|auto|auto/N] [--durations JUNIT-FILE|HISTORY-DIR] [--history DIR]
-                     [--trace on|off|retain-on-failure]
-                                         run the .flow files under PATHS
-        """
+    static let operands = "PATHS..."
+    static let summary = "run the .flow files under PATHS (folders or files)"
+    static let options: [CommandOption] = [
+        CommandOption(name: "jobs", value: "N", summary: "flows run at once (default: the number of cores)"),
+        CommandOption(name: "retries", value: "N", summary: "runs a failed flow up to N more times; one that then passes is flaky"),
+        CommandOption(name: "filter", value: "REGEX", summary: "keeps the flows whose relative path the regex matches"),
+        CommandOption(name: "timeout", value: "DURATION", summary: "the waits' limit until a flow's own timeout line (default 10s)"),
+        CommandOption(name: "record", value: "missing|failed|all|never",
+                      summary: "the snapshot record mode (default: HARNESS_RECORD, else missing, never when CI is set)"),
+        CommandOption(name: "junit", value: "FILE", summary: "writes a JUnit report"),
+        CommandOption(name: "artifacts", value: "DIR", summary: "failed flows' recordings and screens, and the run report index.html"),
+        CommandOption(name: "shard", value: "I/N|auto|auto/N", summary: "runs one shard of the flows (auto: from the CI's variables)"),
+        CommandOption(name: "durations", value: "JUNIT-FILE|HISTORY-DIR", summary: "balances the shards by earlier durations (with --shard)"),
+        CommandOption(name: "history", value: "DIR", summary: "adds the run to a history folder (flaky over time, the report's strips)"),
+        CommandOption(name: "trace", value: "on|off|retain-on-failure",
+                      summary: "on: every flow's timeline and recording in --artifacts; off (default): failed and flaky ones"),
+    ]
 
-    /// `harness run --help`: the synopsis, then every command of a flow file (the keyword table).
-    static var help: String {
-        "usage: harness \(synopsis)\n\nCommands of a .flow file (docs/FLOWS.md):\n\(FlowKeyword.commandList)"
-    }
+    /// After the options, `harness run --help` lists every command of a flow file (the keyword table).
+    static var helpDetails: String { "Commands of a .flow file (docs/FLOWS.md):\n\(FlowKeyword.commandList)" }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            HarnessCLI.printLine(help)
-            return 0
-        }
-        let parsed = try CommandArguments(
-            arguments, valued: ["jobs", "retries", "filter", "timeout", "record", "junit", "artifacts", "shard", "durations", "history", "trace"])
+        let parsed = try parse(arguments)
         guard !parsed.positional.isEmpty else { throw CommandError.usage("missing PATHS (folders or .flow files)") }
         let jobs = try parsed.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let retries = try parsed.integer("retries", in: 0...100) ?? 0

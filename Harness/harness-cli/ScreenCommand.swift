@@ -5,30 +5,17 @@ import TerminalEmulator
 /// emulator and prints the final screen, one line per row, trailing blanks trimmed.
 enum ScreenCommand: Command {
     static let name = "screen"
-    static let synopsis = "screen [--size COLSxROWS] FILE   print the final screen of a raw byte recording\n" +
-        "         (default size 80x24; FILE - reads standard input)"
+    static let operands = "FILE"
+    static let summary = "print the final screen of a raw byte recording (FILE - reads standard input)"
+    static let options = [CommandOption(name: "size", value: "COLSxROWS", summary: "the terminal size (default 80x24)", short: "s")]
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var size: (cols: Int, rows: Int) = (80, 24)
-        var file: String?
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--size" || argument == "-s" {
-                guard index + 1 < arguments.count else { throw CommandError.usage("--size needs a value like 80x24") }
-                size = try parseSize(arguments[index + 1])
-                index += 2
-            } else if argument.hasPrefix("--size=") {
-                size = try parseSize(String(argument.dropFirst("--size=".count)))
-                index += 1
-            } else if argument.hasPrefix("-") && argument != "-" {
-                throw CommandError.usage("unknown option \(argument.debugDescription)")
-            } else {
-                guard file == nil else { throw CommandError.usage("only one FILE may be given") }
-                file = argument
-                index += 1
-            }
+        let parsed = try parse(arguments)
+        let size = try parsed.value("size").map(parseSize) ?? (cols: 80, rows: 24)
+        guard parsed.positional.count + (parsed.afterSeparator?.count ?? 0) <= 1 else {
+            throw CommandError.usage("only one FILE may be given")
         }
+        let file = parsed.positional.first ?? parsed.afterSeparator?.first
         guard let file else { throw CommandError.usage("missing FILE") }
         let data: Data
         do {
@@ -36,7 +23,7 @@ enum ScreenCommand: Command {
         } catch {
             throw CommandError.failure("cannot read \(file): \((error as NSError).localizedDescription)")
         }
-        FileHandle.standardOutput.write(Data(render(data, cols: size.cols, rows: size.rows).utf8))
+        StandardStreams.writeOutput(render(data, cols: size.cols, rows: size.rows))
         return 0
     }
 

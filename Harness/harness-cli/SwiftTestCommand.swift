@@ -18,20 +18,28 @@ import HarnessFlows
 /// listed or `--durations` read, 64 for bad usage.
 enum SwiftTestCommand: Command {
     static let name = "swift-test"
-    static let synopsis = """
-        swift-test [--package-path DIR] [--swift PATH] [--shard I/N|auto|auto/N]
-                     [--durations JUNIT-FILE|HISTORY-DIR] [--junit FILE] [--artifacts DIR] [--history DIR]
-                     [--timeout DURATION] [-- SWIFT-TEST-ARGUMENTS...]
-                                         run one shard of a Swift package's tests (swift test);
-                                         `swift` is --swift, else $HARNESS_SWIFT, else swift in PATH
+    static let operands = ""
+    static let trailingOperands = "[-- SWIFT-TEST-ARGUMENTS...]"
+    static let summary = """
+        run one shard of a Swift package's tests (swift test);
+        `swift` is --swift, else $HARNESS_SWIFT, else swift in PATH
         """
+    static let options: [CommandOption] = [
+        CommandOption(name: "package-path", value: "DIR", summary: "the package (default: the current folder)"),
+        CommandOption(name: "swift", value: "PATH", summary: "the swift executable (default: $HARNESS_SWIFT, else swift in PATH)"),
+        CommandOption(name: "shard", value: "I/N|auto|auto/N", summary: "runs one shard of the tests (auto: from the CI's variables)"),
+        CommandOption(name: "durations", value: "JUNIT-FILE|HISTORY-DIR", summary: "balances the shards by earlier durations (with --shard)"),
+        CommandOption(name: "junit", value: "FILE", summary: "writes a JUnit report"),
+        CommandOption(name: "artifacts", value: "DIR", summary: "writes the run report index.html there"),
+        CommandOption(name: "history", value: "DIR", summary: "adds the run to a history folder"),
+        CommandOption(name: "timeout", value: "DURATION", summary: "ends swift test after this long (default: no limit)"),
+    ]
 
     /// The variable naming the `swift` executable when `--swift` is not given.
     static let swiftVariable = "HARNESS_SWIFT"
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandArguments(
-            arguments, valued: ["package-path", "swift", "shard", "durations", "junit", "artifacts", "history", "timeout"])
+        let parsed = try parse(arguments)
         guard parsed.positional.isEmpty else {
             throw CommandError.usage("unexpected \(parsed.positional[0].debugDescription): swift test's own arguments go after --")
         }
@@ -82,7 +90,7 @@ enum SwiftTestCommand: Command {
             workDirectory: artifacts.map { FlowPaths.join($0, "swift-test") } ?? temporary ?? "",
             artifactsDirectory: artifacts, environment: environment, timeout: timeout,
             echo: { stream, bytes in
-                (stream == .standardError ? FileHandle.standardError : FileHandle.standardOutput).write(Data(bytes))
+                StandardStreams.write(bytes, to: stream == .standardError ? 2 : 1)
             }))
 
         let listed: [String]

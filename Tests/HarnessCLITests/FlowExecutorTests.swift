@@ -99,7 +99,7 @@ import Harness
         #expect(outcome == .passed)
     }
 
-    @Test(arguments: [("exit 3", 3, true), ("exit 3", 4, false), ("kill -TERM $$", 143, true), ("exit 0", 1, false)])
+    @Test(arguments: [("exit 3", 3, true), ("exit 3", 4, false), ("kill -TERM $$$$", 143, true), ("exit 0", 1, false)])
     func exitStatusIncludesSignals(script: String, expected: Int, passes: Bool) async throws {
         let fixture = try FlowFixture()
         defer { fixture.remove() }
@@ -146,7 +146,7 @@ import Harness
             app ${NOT_SET_ANYWHERE}/todo
             launch
             """)))
-        #expect(failed.summary == "launch: app: \"${NOT_SET_ANYWHERE}/todo\": the variable NOT_SET_ANYWHERE is not set")
+        #expect(failed.summary == "launch: app: \"${NOT_SET_ANYWHERE}/todo\": the variable NOT_SET_ANYWHERE is not set (write $$ for a $ the program should see: $${NOT_SET_ANYWHERE})")
     }
 
     @Test func aProgramThatIsNotInstalledSkipsTheFlow() async throws {

@@ -26,10 +26,15 @@ public struct AppLaunch: Sendable {
     public var executable: String
     /// The program's own arguments (the protocol's come before them).
     public var arguments: [String]
-    /// Variables added over the inherited environment.
+    /// Variables set over everything: they win over the hermetic defaults (`TERM`, `COLORTERM`,
+    /// `LANG`, see ``ProgramEnvironment``) and over inherited and launch-protocol variables.
     public var environment: [String: String]
-    /// Inherited variables the app must not see (e.g. `NO_COLOR`, which `swift test` sets).
+    /// Inherited variables the app must not see (those that vary by machine, `NO_COLOR` among
+    /// them, are never inherited: see ``ProgramEnvironment``).
     public var unsetEnvironment: Set<String>
+    /// The environment the program inherits before it is made hermetic; nil: this process's (a
+    /// flow passes its runner's).
+    package var inheritedEnvironment: [String: String]?
     /// The terminal size at launch.
     public var size: TerminalSize
     /// The working directory (the harness's own when nil).
@@ -79,6 +84,7 @@ public struct AppLaunch: Sendable {
         self.arguments = arguments
         self.environment = [:]
         self.unsetEnvironment = []
+        self.inheritedEnvironment = nil
         self.size = .standard
         self.workingDirectory = nil
         self.defaultTimeout = .seconds(10)
@@ -135,11 +141,12 @@ extension AppLaunch {
         return carrier == .environment ? options.environmentCarrier : options.environment
     }
 
-    /// The program's environment: this process's without its launch-protocol variables, with
-    /// `protocolEnvironment` over it, without ``unsetEnvironment``, with ``environment`` over
-    /// everything.
-    func programEnvironment(adding protocolEnvironment: [String: String] = [:]) -> [String: String] {
-        var result = ProcessInfo.processInfo.environment
+    /// The program's environment: the inherited one made hermetic for `output` (see
+    /// ``ProgramEnvironment``) without its launch-protocol variables, with `protocolEnvironment`
+    /// over it, without ``unsetEnvironment``, with ``environment`` over everything.
+    func programEnvironment(adding protocolEnvironment: [String: String] = [:],
+                            for output: ProgramEnvironment.Output) -> [String: String] {
+        var result = ProgramEnvironment.hermetic(inheritedEnvironment ?? ProcessInfo.processInfo.environment, for: output)
         for name in LaunchVariable.all + [LaunchArgument.tokenEnvironmentVariable] { result[name] = nil }
         result.merge(protocolEnvironment) { _, new in new }
         for name in unsetEnvironment { result[name] = nil }

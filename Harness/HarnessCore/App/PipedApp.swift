@@ -58,7 +58,7 @@ public final class PipedApp: Sendable {
             let configuration = PipedSession.Configuration(
                 executable: launch.executable,
                 arguments: launch.protocolArguments(options) + launch.arguments,
-                environment: launch.programEnvironment(adding: launch.protocolVariables(options)),
+                environment: launch.programEnvironment(adding: launch.protocolVariables(options), for: .pipes),
                 workingDirectory: launch.workingDirectory,
                 standardInput: standardInput,
                 defaultTimeout: launch.defaultTimeout

@@ -74,7 +74,7 @@ public final class TerminalApp: Sendable {
                 // A crashing app must die at once, not after Swift's backtracer has run.
                 if ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil { protocolEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
             }
-            let environment = launch.programEnvironment(adding: protocolEnvironment)
+            let environment = launch.programEnvironment(adding: protocolEnvironment, for: .terminal)
 
             let configuration = TerminalSession.Configuration(
                 executable: launch.executable,

@@ -39,7 +39,8 @@ public enum PipedProgram {
     /// its outputs are read to the end.
     ///
     /// - Parameters:
-    ///   - environment: the whole environment (default: this process's).
+    ///   - environment: the whole environment (default: this process's made hermetic for pipes,
+    ///     see ``ProgramEnvironment``).
     ///   - workingDirectory: where it runs (default: this process's).
     /// - Throws: ``PipedSessionError`` when it cannot be launched.
     public static func run(

@@ -71,7 +71,8 @@ public final class PipedSession: Sendable {
         public var executable: String
         /// Arguments after `argv[0]` (which is `executable` as given).
         public var arguments: [String]
-        /// The program's whole environment; `PATH` from here is also used to find `executable`.
+        /// The program's whole environment (default: this process's made hermetic for pipes, see
+        /// ``ProgramEnvironment``); `PATH` from here is also used to find `executable`.
         public var environment: [String: String]
         /// The program's working directory; nil keeps the current one.
         public var workingDirectory: String?
@@ -83,11 +84,12 @@ public final class PipedSession: Sendable {
         /// was added to the session's copy (to stream it somewhere, or to know it arrived).
         public var onOutput: (@Sendable (Stream, [UInt8]) -> Void)?
 
-        /// Creates a configuration; the environment defaults to the current process's.
+        /// Creates a configuration; the environment defaults to the current process's, made
+        /// hermetic for pipes (``ProgramEnvironment/hermetic(_:for:)``).
         public init(
             executable: String,
             arguments: [String] = [],
-            environment: [String: String] = ProcessInfo.processInfo.environment,
+            environment: [String: String] = ProgramEnvironment.hermetic(for: .pipes),
             workingDirectory: String? = nil,
             standardInput: StandardInput = .empty,
             defaultTimeout: Duration = .seconds(10)

@@ -12,7 +12,8 @@ extension TerminalSession {
         public var executable: String
         /// Arguments after `argv[0]` (which is `executable` as given).
         public var arguments: [String]
-        /// The program's environment. `TERM=xterm-256color` is added unless `TERM` is set.
+        /// The program's whole environment (default: this process's made hermetic, see
+        /// ``ProgramEnvironment``). `TERM=xterm-256color` is added unless `TERM` is set.
         /// `PATH` from here is also used to find `executable`.
         public var environment: [String: String]
         /// The program's working directory; nil keeps the current one.
@@ -25,11 +26,12 @@ extension TerminalSession {
         /// screen was updated (`harness record` forwards the output to the user's terminal).
         public var onOutput: (@Sendable ([UInt8]) -> Void)?
 
-        /// Creates a configuration; the environment defaults to the current process's.
+        /// Creates a configuration; the environment defaults to the current process's, made
+        /// hermetic for a terminal (``ProgramEnvironment/hermetic(_:for:)``).
         public init(
             executable: String,
             arguments: [String] = [],
-            environment: [String: String] = ProcessInfo.processInfo.environment,
+            environment: [String: String] = ProgramEnvironment.hermetic(for: .terminal),
             workingDirectory: String? = nil,
             size: TerminalSize = .standard,
             defaultTimeout: Duration = .seconds(10)

@@ -93,8 +93,17 @@ package struct StyledTextQuery: Sendable {
         return elsewhere.isEmpty ? .missing : .outsideArea(elsewhere)
     }
 
-    /// Why `verdict` is not a match, in a sentence or a few lines; nil for a match.
-    package func explanation(of verdict: Verdict) -> String? {
+    /// Why `verdict` is not a match, in a sentence or a few lines; nil for a match. With the
+    /// `screen` the verdict was made on, an area partly or wholly off it is named as such.
+    package func explanation(of verdict: Verdict, on screen: ScreenSnapshot? = nil) -> String? {
+        guard let explanation = explanation(of: verdict) else { return nil }
+        guard let screen, let outside = area?.outsidePart(on: screen) else { return explanation }
+        let lines = explanation.split(separator: "\n", maxSplits: 1).map(String.init)
+        return ([lines[0] + " (" + outside + ")"] + lines.dropFirst()).joined(separator: "\n")
+    }
+
+    /// ``explanation(of:on:)`` without the area's note.
+    private func explanation(of verdict: Verdict) -> String? {
         switch verdict {
         case .matched:
             return nil
@@ -154,7 +163,7 @@ public func verifyStyle(ofRegex pattern: String, on screen: ScreenSnapshot, in a
 }
 
 private func verify(_ query: StyledTextQuery, subject: String, on screen: ScreenSnapshot) -> String? {
-    guard let explanation = query.explanation(of: query.verdict(on: screen)) else { return nil }
+    guard let explanation = query.explanation(of: query.verdict(on: screen), on: screen) else { return nil }
     let place = query.area.map { " in \($0)" } ?? ""
     return "\(subject)\(place) is not styled \(query.style.map(String.init(describing:)) ?? "any"): \(explanation)\n\(screen.framed())"
 }

@@ -81,7 +81,7 @@ extension TerminalDriving {
                 where: { screen in
                     let verdict = query.verdict(on: screen)
                     if case .matched = verdict { return true }
-                    let explanation = query.explanation(of: verdict)
+                    let explanation = query.explanation(of: verdict, on: screen)
                     lastMiss.withLock { $0 = explanation }
                     return false
                 })

@@ -59,4 +59,31 @@ public enum ScreenArea: Sendable, Hashable, CustomStringConvertible {
         guard top < bottom, left < right else { return nil }
         return ScreenRegion(row: top, col: left, width: right - left, height: bottom - top)
     }
+
+    /// What of a fixed area (a rectangle or a band of rows) is not on `screen`, in words, or nil
+    /// when all of it is (an area between two texts is always on the screen when found):
+    /// `rows 20-30 is partly outside the 80x24 screen: rows 24-30 are below its last row (23)`.
+    /// Such an area is cut to the screen; a wait or check in it says so when it fails.
+    public func outsidePart(on screen: ScreenSnapshot) -> String? {
+        let given: ScreenRegion
+        switch self {
+        case .rectangle(let region): given = region
+        case .rows(let rows): given = ScreenRegion(row: rows.lowerBound, col: 0, width: screen.cols, height: rows.count)
+        case .between: return nil
+        }
+        let lastRow = given.row + given.height - 1, lastCol = given.col + given.width - 1
+        var parts: [String] = []
+        if given.row < 0 { parts.append("rows \(given.row)-\(min(lastRow, -1)) are above its first row (0)") }
+        if lastRow >= screen.rows {
+            parts.append("rows \(max(given.row, screen.rows))-\(lastRow) are below its last row (\(screen.rows - 1))")
+        }
+        if given.col < 0 { parts.append("cols \(given.col)-\(min(lastCol, -1)) are left of its first column (0)") }
+        if lastCol >= screen.cols {
+            parts.append("cols \(max(given.col, screen.cols))-\(lastCol) are right of its last column (\(screen.cols - 1))")
+        }
+        guard !parts.isEmpty else { return nil }
+        let wholly = region(on: screen) == nil
+        return "\(self) is \(wholly ? "wholly" : "partly") outside the \(screen.cols)x\(screen.rows) screen: "
+            + parts.joined(separator: ", ")
+    }
 }

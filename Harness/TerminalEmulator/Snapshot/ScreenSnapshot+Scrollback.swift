@@ -44,6 +44,19 @@ extension ScreenSnapshot {
         return (first..<scrollback.count).map { scrollbackLine($0) }
     }
 
+    /// The newest held scrolled-off line that scrolled off before `count` lines had (a wait's
+    /// horizon) and for which `matches` is true: its index in ``scrollbackLines`` (0 = the
+    /// oldest held) and how many lines above the screen's top it is (1 = just above). A wait
+    /// that failed uses it to say the text is there, but older than what it searched.
+    public func scrolledLine(before count: Int, where matches: (String) -> Bool) -> (index: Int, linesAboveScreen: Int)? {
+        let end = min(count, scrollback.totalPushed) - scrollback.firstLineNumber
+        guard end > 0 else { return nil }
+        for index in stride(from: end - 1, through: 0, by: -1) where matches(scrollbackLine(index)) {
+            return (index, scrollback.count - index)
+        }
+        return nil
+    }
+
     // MARK: - Transcript
 
     /// The scrollback and then the screen: every line the program left on its main screen,

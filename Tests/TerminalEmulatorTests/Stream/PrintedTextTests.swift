@@ -22,6 +22,17 @@ import Testing
         #expect(slow.printedText.text(from: 0) == "x│x")
     }
 
+    /// docs/FLOWS.md ("Screens and streams"): text placed with cursor moves is joined in drawing
+    /// order with nothing between, and what is later erased or overwritten stays.
+    @Test func textPlacedWithCursorMovesIsJoinedInDrawingOrder() {
+        let terminal = Terminal(cols: 20, rows: 6)
+        terminal.feed("a\u{1B}[5;1Hb\rc\u{1B}[Ad")
+        #expect(terminal.printedText.text(from: 0) == "abcd")
+        #expect(terminal.snapshot().line(3) == " d" && terminal.snapshot().line(4) == "c")
+        terminal.feed("\u{1B}[2J\u{1B}[Hz")
+        #expect(terminal.printedText.text(from: 0) == "abcdz")
+    }
+
     @Test func goesOnAcrossScrollingAndTheAlternateScreen() {
         let terminal = Terminal(cols: 10, rows: 2)
         terminal.feed((1...50).map { "\($0)" }.joined(separator: "\r\n"))

@@ -9,6 +9,19 @@ extension FlowRun {
     /// screen and leaves `.stdout.txt` and `.stderr.txt` (as read until the failure) instead.
     /// Later attempts add `.attemptN` before the extension. Returns their paths relative to the folder.
     func writeArtifacts(failure: FlowFailure) -> FlowArtifacts {
+        writeArtifacts(recordingOnly: false)
+    }
+
+    /// With `--trace on`, a passed attempt keeps its recording too: the `.cast` (or a pipes
+    /// run's `.stdout.txt` and `.stderr.txt`) under the artifacts folder, named as a failed
+    /// attempt's would be.
+    func writeRecordingOfPassedAttempt() {
+        guard options.traces?.mode == .on else { return }
+        _ = writeArtifacts(recordingOnly: true)
+    }
+
+    /// The files of ``writeArtifacts(failure:)``; only the recording when `recordingOnly`.
+    private func writeArtifacts(recordingOnly: Bool) -> FlowArtifacts {
         guard let root = options.artifactsDirectory else { return FlowArtifacts() }
         var stem = flow.relativePath.hasSuffix(".flow") ? String(flow.relativePath.dropLast(5)) : flow.relativePath
         if attempt > 1 { stem += ".attempt\(attempt)" }
@@ -27,6 +40,7 @@ extension FlowRun {
         if let app {
             let session = app.session
             artifacts.cast = write(Data(session.recording.asciicast().utf8), ".cast")
+            if recordingOnly { return artifacts }
             let screen = session.screen
             artifacts.screenText = write(Data((screen.framed() + "\n").utf8), ".screen.txt")
             artifacts.screenSVG = write(Data(ScreenSVG.render(screen).utf8), ".screen.svg")
@@ -34,7 +48,9 @@ extension FlowRun {
         if let pipedApp {
             artifacts.stdout = write(pipedApp.session.standardOutputSoFar, ".stdout.txt")
             artifacts.stderr = write(pipedApp.session.standardErrorSoFar, ".stderr.txt")
+            if recordingOnly { return artifacts }
         }
+        if recordingOnly { return artifacts }
         if let stubServer {
             artifacts.journal = write(Self.journalJSON(stubServer.requests), ".journal.json")
         }

@@ -50,7 +50,7 @@ extension FlowRun {
         launch.defaultTimeout = timeout
         launch.readyTimeout = max(timeout, .seconds(10))
         launch.workingDirectory = script.directory
-        launch.environment = variables
+        launch.inheritedEnvironment = variables
         for (name, value) in script.environment {
             do {
                 launch.environment[name] = try FlowVariables.expand(value, environment: variables)

@@ -47,6 +47,14 @@ extension FlowRun {
         PrintableBytes.tail(stream.rawValue, of: bytes(of: stream, in: output))
     }
 
+    /// What a failed `stdout`/`stderr` check shows: the end of the stream checked, the end of
+    /// the other one, and how the program ended (`exited with code 2 (status 2)`).
+    static func details(checking stream: FlowStream, in output: PipedProgram.Output) -> String {
+        let other: FlowStream = stream == .stdout ? .stderr : .stdout
+        return tail(of: stream, in: output) + "\n" + tail(of: other, in: output)
+            + "\nthe program \(output.status) (status \(output.shellStatus))"
+    }
+
     static func bytes(of stream: FlowStream, in output: PipedProgram.Output) -> Data {
         switch stream {
         case .stdout: output.standardOutputData
@@ -61,7 +69,7 @@ extension FlowRun {
         let output = try await finishedOutput()
         let bytes = Self.bytes(of: stream, in: output)
         let name = stream.rawValue
-        let tail = Self.tail(of: stream, in: output)
+        let tail = Self.details(checking: stream, in: output)
         switch check {
         case .contains(let text):
             if bytes.range(of: Data(text.utf8)) == nil {
@@ -82,7 +90,7 @@ extension FlowRun {
                 throw FlowStepFailure(
                     "\(name) differs from \(file.written)",
                     details: "expected (\(file.written)): \(expected.count) bytes, actual: \(bytes.count) bytes\n"
-                        + RawTextDifference.describe(reference: expected, actual: bytes),
+                        + RawTextDifference.describe(reference: expected, actual: bytes) + "\n" + tail,
                     showsScreen: false)
             }
         case .snapshot(let snapshotName):
@@ -91,7 +99,9 @@ extension FlowRun {
                 filePath: snapshotPlace.filePath, function: snapshotPlace.function, name: snapshotName, record: mode,
                 snapshotDirectory: snapshotPlace.directory, artifactsDirectory: artifacts
             ).verify(bytes, as: .rawText) {
-                throw Self.snapshotFailure(message)
+                var failure = Self.snapshotFailure(message)
+                failure.details = (failure.details.map { $0 + "\n" } ?? "") + tail
+                throw failure
             }
         }
     }

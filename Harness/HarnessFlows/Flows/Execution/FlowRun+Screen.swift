@@ -29,7 +29,8 @@ extension FlowRun {
                 failure = FlowStepFailure("the program \(status) and its last screen does not show it"
                     + (area.map { " in \($0)" } ?? "") + (style.map { " styled \($0)" } ?? ""))
             }
-            if let instead = query.explanation(of: query.verdict(on: session.screen)) {
+            let lastScreen = session.screen
+            if let instead = query.explanation(of: query.verdict(on: lastScreen), on: lastScreen) {
                 // The first line goes on the problem's line, the cells that differ below it.
                 let lines = instead.split(separator: "\n", maxSplits: 1).map(String.init)
                 let details = ([lines.count > 1 ? lines[1] : nil, failure.details] as [String?]).compactMap { $0 }
@@ -53,7 +54,15 @@ extension FlowRun {
             }
         } catch {
             let what = onOutput ? "the program never printed it" : "the screen never showed it"
-            throw Self.waitFailure(error, what: what, limit: limit, output: onOutput)
+            var failure = Self.waitFailure(error, what: what, limit: limit, output: onOutput)
+            if !onOutput, !(error is CancellationError) {
+                let nearMiss = switch pattern {
+                case .text(let text): session.scrollbackNearMiss(text: text)
+                case .regex(let regex): session.scrollbackNearMiss(regex: regex)
+                }
+                if let nearMiss { failure.problem += "; " + nearMiss }
+            }
+            throw failure
         }
     }
 

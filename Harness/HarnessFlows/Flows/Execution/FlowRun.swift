@@ -113,6 +113,7 @@ final class FlowRun {
             failure.artifacts = writeArtifacts(failure: failure)
             outcome = .failed(failure)
         }
+        if case .passed = outcome, options.artifactsDirectory != nil { writeRecordingOfPassedAttempt() }
         finishTrace(outcome)
         if ownsResources {
             if case .failed = outcome { tearDown(failed: true) } else { tearDown(failed: false) }
