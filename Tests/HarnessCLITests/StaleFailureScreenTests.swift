@@ -79,6 +79,15 @@ import Harness
         #expect(lastMessage.contains("Screen (the last one the wait checked):\n┌"), "\(lastMessage)")
     }
 
+    /// docs/FLOWS.md's "Synchronized frames and what a timeout shows" shows these headings.
+    @Test func theDocsShowTheMessageAsWritten() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let docs = try String(contentsOf: root.appendingPathComponent("docs/FLOWS.md"), encoding: .utf8)
+        let lines = FlowRun.screenLines(checked: "old", now: "new")
+        #expect(docs.contains("\n\(lines[0])\n…\n\(lines[2])\n…\n"))
+        #expect(docs.contains(#"expect "ready" within 200ms: the screen never showed it within 200ms"#))
+    }
+
     @Test func withoutLateOutputTheOneScreenIsShown() {
         let lines = FlowRun.screenLines(checked: "┌─┐\n│a│\n└─┘", now: "┌─┐\n│a│\n└─┘")
         #expect(lines == ["Screen:", "┌─┐\n│a│\n└─┘"])
