@@ -18,12 +18,13 @@ public final class Terminal {
     public private(set) var cols: Int
     /// Height in rows.
     public private(set) var rows: Int
-    /// Bytes the terminal answers to the program (DSR 5/6, DA1/DA2). Called synchronously
+    /// Bytes the terminal answers to the program (DSR 5/6, DA1/DA2, DECRQM, OSC 10/11/12
+    /// colour queries). Called synchronously
     /// inside `feed`, once per fed chunk that produced answers, after the chunk is parsed.
     public var onResponse: (([UInt8]) -> Void)?
 
     private var parser = TerminalParser()
-    private var dispatcher: TerminalDispatcher
+    var dispatcher: TerminalDispatcher
 
     /// A blank terminal of the given size (at least 1x1).
     ///
@@ -62,8 +63,10 @@ public final class Terminal {
     }
 
     /// Changes the size; content is kept from the top left (no reflow), the cursor clamped,
-    /// the scroll region reset to the whole screen.
+    /// the scroll region reset to the whole screen. A held synchronized frame is released (see
+    /// ``releaseHeldFrame()``): the program redraws for the new size anyway.
     public func resize(cols: Int, rows: Int) {
+        releaseHeldFrame()
         self.cols = max(1, cols)
         self.rows = max(1, rows)
         dispatcher.screen.resize(cols: self.cols, rows: self.rows)
@@ -82,8 +85,9 @@ public final class Terminal {
         dispatcher.unhandledSequenceCount + parser.malformedSequenceCount
     }
 
-    /// The cursor now.
+    /// The cursor now (in the held frame while synchronized output holds one).
     public var cursor: CursorState {
+        if let held = dispatcher.heldFrame { return held.cursor }
         let screen = dispatcher.screen
         return CursorState(row: screen.cursorRow, col: screen.cursorCol, visible: screen.modes.cursorVisible)
     }
@@ -94,19 +98,65 @@ public final class Terminal {
 
     /// How many lines ever scrolled off the top of the main screen (kept, dropped or erased):
     /// a line's number in this count never changes (see ``ScreenSnapshot/scrolledOffCount``).
-    public var scrolledOffCount: Int { dispatcher.screen.scrollback.totalPushed }
+    /// While a synchronized frame is held, the count of that frame.
+    public var scrolledOffCount: Int { dispatcher.heldFrame?.scrolledOffCount ?? dispatcher.screen.scrollback.totalPushed }
 
     /// Which screen is shown now.
     public var activeBuffer: ScreenBuffer { dispatcher.screen.activeBuffer }
 
-    /// One cell now (cheaper than a whole snapshot); a blank cell when out of range.
+    /// One cell now (cheaper than a whole snapshot); a blank cell when out of range. While a
+    /// synchronized frame is held, the cell of that frame.
     public func cell(row: Int, col: Int) -> Cell {
         guard row >= 0, row < rows, col >= 0, col < cols else { return .blank }
+        if let held = dispatcher.heldFrame { return held.cell(row: row, col: col) }
         return dispatcher.screen.cell(row: row, col: col)
     }
 
-    /// An immutable copy of what is shown now.
+    /// An immutable copy of what is shown now: while synchronized output holds a frame (see
+    /// ``isHoldingFrame``), that frame, not the update the program is drawing.
     public func snapshot() -> ScreenSnapshot {
+        dispatcher.heldFrame ?? dispatcher.screen.snapshot()
+    }
+
+    // MARK: - Synchronized output (mode 2026)
+
+    /// Whether the program set synchronized output (`ESC [ ? 2026 h`) and has not reset it:
+    /// ``snapshot()``, ``cell(row:col:)`` and ``cursor`` show the last complete frame (the
+    /// screen when the mode was set) until the mode is reset, ``releaseHeldFrame()`` is
+    /// called, the size changes or the terminal is reset (RIS). The emulator keeps no clock:
+    /// its owner applies a safety limit by calling ``releaseHeldFrame()``.
+    public var isHoldingFrame: Bool { dispatcher.heldFrame != nil }
+
+    /// How many frames synchronized output held so far: tells one held frame from the next
+    /// (the owner's limit releases only the frame it was armed for).
+    public var heldFrameCount: Int { dispatcher.heldFrameCount }
+
+    /// Shows the update the program is drawing now, as real terminals do when a synchronized
+    /// frame takes too long, and ends the mode (a DECRQM then reports 2026 reset). Returns
+    /// whether a frame was held.
+    @discardableResult
+    public func releaseHeldFrame() -> Bool {
+        defer { dispatcher.heldFrame = nil }
+        return dispatcher.heldFrame != nil
+    }
+
+    /// The screen as the program has drawn it so far, held synchronized frame or not (for
+    /// diagnostics: waits and snapshots use ``snapshot()``).
+    public func drawnSnapshot() -> ScreenSnapshot {
         dispatcher.screen.snapshot()
     }
+
+    // MARK: - Mode reports
+
+    /// What DECRQM (`CSI ? mode $ p`) answers for a DEC private mode.
+    public func privateModeStatus(_ mode: Int) -> TerminalModeStatus { dispatcher.privateModeStatus(mode) }
+
+    /// What DECRQM (`CSI mode $ p`) answers for an ANSI mode.
+    public func ansiModeStatus(_ mode: Int) -> TerminalModeStatus { dispatcher.ansiModeStatus(mode) }
+
+    /// The default foreground colour the terminal reports (OSC 10 `?`): the `#d0d0d0` of the
+    /// harness's pictures.
+    public static let defaultForeground = TerminalColor.rgb(0xD0, 0xD0, 0xD0)
+    /// The default background colour the terminal reports (OSC 11 `?`): `#101010`, dark.
+    public static let defaultBackground = TerminalColor.rgb(0x10, 0x10, 0x10)
 }

@@ -42,6 +42,9 @@ public struct AppLaunch: Sendable {
     /// The timeout of waits that do not pass one: the screen's and the output's, and the
     /// bridge's calls, probes, events and spy waits.
     public var defaultTimeout: Duration
+    /// How long a synchronized frame (mode 2026) may stay held before the screen shows the
+    /// update anyway (see ``TerminalSession/Configuration/synchronizedOutputLimit``; 150 ms).
+    public var synchronizedOutputLimit: Duration = .milliseconds(150)
     /// How much of the launch protocol the program speaks: only what the test asked for.
     ///
     /// Unless set, `.arguments` when the test gave the app a network, an initial state, a

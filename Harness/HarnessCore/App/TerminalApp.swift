@@ -76,7 +76,7 @@ public final class TerminalApp: Sendable {
             }
             let environment = launch.programEnvironment(adding: protocolEnvironment, for: .terminal)
 
-            let configuration = TerminalSession.Configuration(
+            var launchConfiguration = TerminalSession.Configuration(
                 executable: launch.executable,
                 arguments: protocolArguments + launch.arguments,
                 environment: environment,
@@ -84,6 +84,8 @@ public final class TerminalApp: Sendable {
                 size: launch.size,
                 defaultTimeout: launch.defaultTimeout
             )
+            launchConfiguration.synchronizedOutputLimit = launch.synchronizedOutputLimit
+            let configuration = launchConfiguration
             let session: TerminalSession
             do {
                 // fork and exec block: on the one worker thread that may, off Swift's pool.

@@ -49,8 +49,12 @@ extension SessionCore {
         let (matched, checks, askWritable) = state.withLock { state in
             state.recording.events.append(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
             state.tail.append(bytes)
+            let heldBefore = state.heldFrame
             state.terminal.feed(bytes)
-            state.screenGeneration += 1
+            // Inside one synchronized frame the screen shown does not change: nothing to check.
+            let screenChanged = heldBefore == nil || state.heldFrame != heldBefore
+            if screenChanged { state.screenGeneration += 1 }
+            if heldBefore != nil || state.heldFrame != nil { updateHeldFrameLimit(&state) }
             state.lastOutputUptime = now
             if !state.responses.bytes.isEmpty {
                 state.recordInput(state.responses.bytes, launchUptime: launchUptime)
@@ -59,7 +63,7 @@ extension SessionCore {
             }
             let askWritable = flushOutgoing(&state)
             let pendingWaits = waiters.conditions()
-            let checks = screenChecks(&state, pendingWaits)
+            let checks = screenChanged ? screenChecks(&state, pendingWaits) : nil
             let waitsForOutput = pendingWaits.contains { if case .output = $0.condition.condition { true } else { false } }
             let matched = waitsForOutput ? matchOutputWaiters(&state) : []
             return (matched, checks, askWritable)
@@ -178,6 +182,8 @@ extension SessionCore {
         let (watch, timer) = state.withLock { state in
             state.isClosed = true
             state.outgoing.removeAll()
+            if let armed = state.heldFrameTimer { EventLoop.shared.cancel(armed.timer) }
+            state.heldFrameTimer = nil
             defer { state.watch = nil; state.drainTimer = nil }
             return (state.watch, state.drainTimer)
         }
@@ -194,6 +200,8 @@ extension SessionCore {
     func publishExitIfNeeded() {
         let published = state.withLock { state -> (handlers: [@Sendable (ExitStatus) -> Void], endWaits: () -> Void, ExitStatus)? in
             guard state.exitStatus == nil, let status = state.reapedStatus else { return nil }
+            // The program is gone: what it drew last is the final screen, frame ended or not.
+            release(&state, because: "at the program's exit")
             state.exitStatus = status
             let endWaits = endingWaits(&state, exit: status)
             defer { state.exitHandlers = [] }

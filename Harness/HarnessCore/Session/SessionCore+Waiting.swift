@@ -28,6 +28,23 @@ extension SessionCore {
     struct PendingWait {
         let condition: WaitCondition
         var stableTimer: StableTimer?
+        /// For a screen wait: the last screen its predicate was checked against and found
+        /// wanting (what its timeout shows).
+        var checked: CheckedScreen?
+    }
+
+    /// The last screen a screen wait checked and that did not satisfy it: kept with its
+    /// generation, so that checks finishing out of order keep the newest.
+    final class CheckedScreen: Sendable {
+        private let last = Locked<(generation: UInt64, screen: ScreenSnapshot)?>(nil)
+
+        func record(_ screen: ScreenSnapshot, generation: UInt64) {
+            last.withLock { last in
+                if last == nil || last!.generation <= generation { last = (generation, screen) }
+            }
+        }
+
+        var screen: ScreenSnapshot? { last.withLock { $0?.screen } }
     }
 
     /// The loop timer of one stability wait, replaced each time it finds output came since it
@@ -90,7 +107,7 @@ extension SessionCore {
         enum Admission {
             case ended(Result<WaitOutcome, any Error>?, finalScreen: ScreenSnapshot, status: ExitStatus, output: String)
             case matched(OutputMatch)
-            case inserted(current: ScreenSnapshot?)
+            case inserted(current: (generation: UInt64, screen: ScreenSnapshot)?, checked: CheckedScreen?)
         }
         let admission = state.withLock { state -> Admission in
             if let status = state.exitStatus {
@@ -100,10 +117,11 @@ extension SessionCore {
                 return .ended(outcome, finalScreen: finalScreen, status: status, output: state.outputTail)
             }
             var pending = PendingWait(condition: waitCondition)
-            var current: ScreenSnapshot?
+            var current: (generation: UInt64, screen: ScreenSnapshot)?
             switch waitCondition {
             case .screen:
-                current = state.snapshot()
+                current = (state.screenGeneration, state.snapshot())
+                pending.checked = CheckedScreen()
             case .stable(let quiet, let registered):
                 let id = registration.id
                 let stableTimer = StableTimer()
@@ -118,7 +136,7 @@ extension SessionCore {
                 }
             }
             waiters.insert(registration, pending)
-            return .inserted(current: current)
+            return .inserted(current: current, checked: pending.checked)
         }
         switch admission {
         case .ended(let outcome, let finalScreen, let status, let output):
@@ -132,9 +150,13 @@ extension SessionCore {
             }
         case .matched(let match):
             registration.resume(returning: .output(match))
-        case .inserted(let current):
-            if case .screen(let predicate) = waitCondition, let current, predicate(current) {
-                waiters.remove(registration.id)?.resume(returning: .screen(current))
+        case .inserted(let current, let checked):
+            if case .screen(let predicate) = waitCondition, let current {
+                if predicate(current.screen) {
+                    waiters.remove(registration.id)?.resume(returning: .screen(current.screen))
+                } else {
+                    checked?.record(current.screen, generation: current.generation)
+                }
             }
         }
     }
@@ -165,24 +187,31 @@ extension SessionCore {
 
     // MARK: - Satisfying waits
 
-    /// The current screen and the screen waits to evaluate against it.
-    typealias ScreenChecks = (ScreenSnapshot, [(UInt64, @Sendable (ScreenSnapshot) -> Bool)])
+    /// The current screen (and its generation) and the screen waits to evaluate against it.
+    typealias ScreenChecks = (
+        generation: UInt64, screen: ScreenSnapshot,
+        predicates: [(id: UInt64, predicate: @Sendable (ScreenSnapshot) -> Bool, checked: CheckedScreen?)])
 
     /// The current screen and the screen waits to evaluate against it (nil when none).
     func screenChecks(_ state: inout State, _ pending: [(id: UInt64, condition: PendingWait)]) -> ScreenChecks? {
-        var predicates: [(UInt64, @Sendable (ScreenSnapshot) -> Bool)] = []
+        var predicates: [(id: UInt64, predicate: @Sendable (ScreenSnapshot) -> Bool, checked: CheckedScreen?)] = []
         for (id, wait) in pending {
-            if case .screen(let predicate) = wait.condition { predicates.append((id, predicate)) }
+            if case .screen(let predicate) = wait.condition { predicates.append((id, predicate, wait.checked)) }
         }
         guard !predicates.isEmpty else { return nil }
-        return (state.snapshot(), predicates)
+        return (state.screenGeneration, state.snapshot(), predicates)
     }
 
-    /// Runs predicates outside the lock (they are the caller's code) and resolves the satisfied.
+    /// Runs predicates outside the lock (they are the caller's code) and resolves the satisfied;
+    /// the others keep the screen as the last one they checked.
     func evaluate(_ checks: ScreenChecks?) {
-        guard let (screen, predicates) = checks else { return }
-        for (id, predicate) in predicates where predicate(screen) {
-            waiters.remove(id)?.resume(returning: .screen(screen))
+        guard let (generation, screen, predicates) = checks else { return }
+        for (id, predicate, checked) in predicates {
+            if predicate(screen) {
+                waiters.remove(id)?.resume(returning: .screen(screen))
+            } else {
+                checked?.record(screen, generation: generation)
+            }
         }
     }
 
@@ -266,13 +295,15 @@ extension SessionCore {
         }
     }
 
-    /// What a wait that timed out is told: what it waited for, the framed screen, the output
-    /// after the stream cursor and the last bytes received.
+    /// What a wait that timed out is told: what it waited for, the framed screen (for a screen
+    /// wait the one it last checked, never a newer one; for the others the screen at the
+    /// deadline), the output after the stream cursor and the last bytes received.
     func timeoutError(for waiter: Waiter) -> TerminalSessionError {
-        state.withLock { state in
+        let checked = waiter.condition.checked?.screen
+        return state.withLock { state in
             .timeout(
                 waitingFor: waiter.description, after: waiter.timeout ?? .zero,
-                screen: state.snapshot().framed(), lastBytes: PrintableBytes.escape(state.tail.last(200)),
+                screen: (checked ?? state.snapshot()).framed(), lastBytes: PrintableBytes.escape(state.tail.last(200)),
                 output: state.outputTail)
         }
     }

@@ -71,6 +71,10 @@ final class SessionCore: Sendable {
         /// The last snapshot taken and the generation it shows: a snapshot is taken at most
         /// once per change, however many waits and queries look at it.
         var cachedSnapshot: (generation: UInt64, screen: ScreenSnapshot)?
+        /// The loop timer of the synchronized output limit and the held frame it was armed for.
+        var heldFrameTimer: (timer: EventLoop.Timer, frame: Int)?
+        /// What the terminal did on its own (synchronized frames released by the limit).
+        var notices: [TerminalNotice] = []
         /// Called once with the exit status when the program has exited and its output is drained.
         var exitHandlers: [@Sendable (ExitStatus) -> Void] = []
 
@@ -218,6 +222,7 @@ final class SessionCore: Sendable {
             } catch {
                 return .failure(.ioFailed(error))
             }
+            release(&state, because: "by a resize")
             state.terminal.resize(cols: newSize.cols, rows: newSize.rows)
             state.screenGeneration += 1
             state.size = newSize

@@ -39,6 +39,12 @@ extension TerminalDriving {
     /// The terminal modes the program set (application cursor keys, bracketed paste, ...).
     public var modes: TerminalModes { core.modes }
 
+    /// What the terminal did on its own so far, oldest first: synchronized frames (mode 2026)
+    /// it showed because the program did not end them within
+    /// ``TerminalSession/Configuration/synchronizedOutputLimit`` (or before it exited). Each is
+    /// also a line of the test's or flow's trace.
+    public var notices: [TerminalNotice] { core.notices }
+
     /// Sets the window size (`TIOCSWINSZ`; the kernel sends SIGWINCH to the foreground process
     /// group) and resizes the screen model.
     public func resize(cols: Int, rows: Int) throws {

@@ -25,6 +25,11 @@ extension TerminalSession {
         /// Called on the harness's event loop with every chunk the program writes, in order, after the
         /// screen was updated (`harness record` forwards the output to the user's terminal).
         public var onOutput: (@Sendable ([UInt8]) -> Void)?
+        /// How long a synchronized frame (mode 2026) may stay held before the screen shows the
+        /// update anyway, as terminals do (150 ms, like foot and kitty): a program that set the
+        /// mode and stalls is not frozen forever. Each release by the limit is a
+        /// ``TerminalNotice`` (``TerminalSession/notices``) and a line of the trace.
+        public var synchronizedOutputLimit: Duration = .milliseconds(150)
 
         /// Creates a configuration; the environment defaults to the current process's, made
         /// hermetic for a terminal (``ProgramEnvironment/hermetic(_:for:)``).

@@ -109,7 +109,8 @@ extension TerminalDispatcher {
         case (0, UInt8(ascii: " "), UInt8(ascii: "q")): break                      // DECSCUSR cursor shape
         case (0, UInt8(ascii: "\""), UInt8(ascii: "p")): break                     // DECSCL
         case (0, UInt8(ascii: "\""), UInt8(ascii: "q")): break                     // DECSCA
-        case (_, UInt8(ascii: "$"), UInt8(ascii: "p")): break                      // DECRQM
+        case (0, UInt8(ascii: "$"), UInt8(ascii: "p")): requestMode(p, private: false)  // DECRQM, ANSI mode
+        case (UInt8(ascii: "?"), UInt8(ascii: "$"), UInt8(ascii: "p")): requestMode(p, private: true)  // DECRQM
         default: unhandledSequenceCount += 1
         }
     }
@@ -161,10 +162,23 @@ extension TerminalDispatcher {
         case 1005: setMouseEncoding(.utf8, on)
         case 1006: setMouseEncoding(.sgr, on)
         case 1015: setMouseEncoding(.urxvt, on)
+        case 2026: setSynchronizedOutput(on)
         case 3, 4, 5, 8, 12, 40, 45, 67, 69, 95, 1001, 1004, 1007, 1016,
-             1034, 1035, 1036, 1037, 1039, 1042, 1043, 1070, 2026, 2027, 2031, 7727:
+             1034, 1035, 1036, 1037, 1039, 1042, 1043, 1070, 2027, 2031, 7727:
             break // columns, smooth scroll, reverse video, blink, mouse, focus, meta key, sync output...
         default: unhandledSequenceCount += 1
+        }
+    }
+
+    /// Mode 2026: setting it keeps the screen as it is now as the frame shown until it is
+    /// reset (setting it again while set keeps the first frame); resetting shows the update.
+    private mutating func setSynchronizedOutput(_ on: Bool) {
+        if on {
+            guard heldFrame == nil else { return }
+            heldFrame = screen.snapshot()
+            heldFrameCount += 1
+        } else {
+            heldFrame = nil
         }
     }
 

@@ -9,6 +9,11 @@ struct TerminalDispatcher: TerminalPerformer {
     var unhandledSequenceCount = 0
     /// The printed text as a stream (characters, line feeds and tabs).
     var printed: PrintedText
+    /// Synchronized output (mode 2026) is set: the screen as it was when the program set it,
+    /// the last complete frame, which the terminal shows until the mode is reset.
+    var heldFrame: ScreenSnapshot?
+    /// How many times a frame was held so far (tells one held frame from the next).
+    var heldFrameCount = 0
 
     init(cols: Int, rows: Int, scrollbackLimit: Int = Scrollback.defaultLimit, printedTextCapacity: Int = 1 << 20) {
         screen = Screen(cols: cols, rows: rows, scrollbackLimit: scrollbackLimit)
@@ -84,7 +89,9 @@ struct TerminalDispatcher: TerminalPerformer {
             case UInt8(ascii: "E"): screen.nextLine()
             case UInt8(ascii: "H"): screen.setTabStop()
             case UInt8(ascii: "M"): screen.reverseIndex()
-            case UInt8(ascii: "c"): screen.fullReset()
+            case UInt8(ascii: "c"):
+                screen.fullReset()
+                heldFrame = nil
             case UInt8(ascii: "="): screen.modes.applicationKeypad = true
             case UInt8(ascii: ">"): screen.modes.applicationKeypad = false
             case UInt8(ascii: "\\"): break                                  // ST ending a string
@@ -123,8 +130,10 @@ struct TerminalDispatcher: TerminalPerformer {
         switch String(decoding: command, as: UTF8.self) {
         case "0", "2":
             screen.title = String(decoding: argument, as: UTF8.self)
-        case "1", "4", "7", "8", "10", "11", "12", "52", "104", "110", "111", "112", "133", "1337":
-            break // icon name, palette, cwd, hyperlinks, colors, clipboard, prompts: nothing to show
+        case "10", "11", "12":
+            answerColorQuery(Int(String(decoding: command, as: UTF8.self))!, argument, bellTerminated: bellTerminated)
+        case "1", "4", "7", "8", "52", "104", "110", "111", "112", "133", "1337":
+            break // icon name, palette, cwd, hyperlinks, clipboard, prompts: nothing to show
         default:
             unhandledSequenceCount += 1
         }

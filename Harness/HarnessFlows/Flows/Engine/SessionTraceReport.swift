@@ -21,7 +21,9 @@ public enum SessionTraceReport {
     ) {
         let recorder = FlowTraceRecorder(startDate: startDate)
         write(name: name, filePath: filePath, entries: app.session.journal.all, finalScreen: app.session.screen,
-              recording: app.session.recording, messages: FlowRun.bridgeMessages(of: app, trace: recorder),
+              recording: app.session.recording,
+              messages: (FlowRun.bridgeMessages(of: app, trace: recorder)
+                         + FlowRun.terminalMessages(of: app.session, trace: recorder)).sorted { $0.time < $1.time },
               stubServers: stubServers(of: app.session.journal), recorder: recorder, failure: failure,
               artifacts: FlowArtifacts(), folder: folder)
     }
@@ -31,7 +33,8 @@ public enum SessionTraceReport {
         name: String, filePath: String, session: TerminalSession, startDate: Date, failure: String?, folder: String
     ) {
         write(name: name, filePath: filePath, entries: session.journal.all, finalScreen: session.screen,
-              recording: session.recording, messages: [], stubServers: [], recorder: FlowTraceRecorder(startDate: startDate),
+              recording: session.recording, messages: FlowRun.terminalMessages(of: session, trace: FlowTraceRecorder(startDate: startDate)),
+              stubServers: [], recorder: FlowTraceRecorder(startDate: startDate),
               failure: failure, artifacts: FlowArtifacts(), folder: folder)
     }
 

@@ -29,14 +29,20 @@ extension FlowRun {
                 failure = FlowStepFailure("the program \(status) and its last screen does not show it"
                     + (area.map { " in \($0)" } ?? "") + (style.map { " styled \($0)" } ?? ""))
             }
+            // What the last screen the wait checked showed instead (the wait says it in its
+            // description); the screen now only when the wait checked none.
+            let checkedMiss = Self.awaited(by: error).flatMap { awaited -> String? in
+                let prefix = query.description + "; instead "
+                return awaited.hasPrefix(prefix) ? String(awaited.dropFirst(prefix.count)) : nil
+            }
             let lastScreen = session.screen
-            if let instead = query.explanation(of: query.verdict(on: lastScreen), on: lastScreen) {
+            if let instead = checkedMiss ?? query.explanation(of: query.verdict(on: lastScreen), on: lastScreen) {
                 // The first line goes on the problem's line, the cells that differ below it.
                 let lines = instead.split(separator: "\n", maxSplits: 1).map(String.init)
                 let details = ([lines.count > 1 ? lines[1] : nil, failure.details] as [String?]).compactMap { $0 }
                 failure = FlowStepFailure(failure.problem + "; instead " + lines[0],
                                           details: details.isEmpty ? nil : details.joined(separator: "\n"),
-                                          showsScreen: failure.showsScreen)
+                                          showsScreen: failure.showsScreen, checkedScreen: failure.checkedScreen)
             }
             throw failure
         }
@@ -125,11 +131,12 @@ extension FlowRun {
     /// could have matched); otherwise the last bytes received.
     static func waitFailure(_ error: any Error, what: String, limit: Duration, output: Bool = false) -> FlowStepFailure {
         switch error {
-        case TerminalSessionError.timeout(_, _, _, let lastBytes, let printed, _):
+        case TerminalSessionError.timeout(_, _, let screen, let lastBytes, let printed, _):
             let details = output
                 ? "Output since the last output match:\n\(printed)"
                 : "Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)"
-            return FlowStepFailure("\(what) within \(FlowDurationParser.format(limit))", details: details)
+            return FlowStepFailure("\(what) within \(FlowDurationParser.format(limit))", details: details,
+                                   checkedScreen: screen)
         case TerminalSessionError.exitedWhileWaiting(_, let status, _, let printed, _):
             if output {
                 return FlowStepFailure("the program \(status) without printing it",
@@ -141,6 +148,25 @@ extension FlowRun {
         default:
             return FlowStepFailure("\(error)")
         }
+    }
+
+    /// What a session wait error says it waited for.
+    static func awaited(by error: any Error) -> String? {
+        switch error {
+        case TerminalSessionError.timeout(let waitingFor, _, _, _, _, _): waitingFor
+        case TerminalSessionError.exitedWhileWaiting(let waitingFor, _, _, _, _): waitingFor
+        default: nil
+        }
+    }
+
+    /// The screen lines of a failure message: the screen the wait last checked (`checked`,
+    /// when the failure is a wait's timeout) and, when the screen changed since, the screen now
+    /// second, said to be newer; else the screen now.
+    static func screenLines(checked: String?, now: String) -> [String] {
+        guard let checked else { return ["Screen:", now] }
+        guard checked != now else { return ["Screen:", checked] }
+        return ["Screen (the last one the wait checked):", checked,
+                "Output arrived after the deadline; the screen now:", now]
     }
 
     // MARK: - snapshot

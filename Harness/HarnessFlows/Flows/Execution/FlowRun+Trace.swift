@@ -56,11 +56,20 @@ extension FlowRun {
             steps.append(FlowTrace.Step(text: step.text, line: step.position.line, start: 0, duration: 0,
                                         result: .notRun))
         }
-        let messages = Self.bridgeMessages(of: app, trace: trace)
+        let messages = (Self.bridgeMessages(of: app, trace: trace) + Self.terminalMessages(of: app?.session, trace: trace))
+            .sorted { $0.time < $1.time }
         collector.add(FlowTrace(
             path: flow.relativePath, attempt: attempt, startDate: trace.startDate, duration: trace.seconds(),
             steps: steps, requests: stubServer.map { trace.requests($0.requests, stubs: $0.stubs) } ?? [], messages: messages,
             recording: app?.session.recording))
+    }
+
+    /// The terminal's notices (synchronized frames released by the limit), timed from the
+    /// trace's start: the same lines in a flow's trace and a Swift test's.
+    static func terminalMessages(of session: TerminalSession?, trace: FlowTraceRecorder) -> [FlowTrace.Message] {
+        (session?.notices ?? []).map {
+            FlowTrace.Message(time: trace.seconds(at: $0.date), kind: .terminal, name: "terminal", value: $0.text)
+        }
     }
 
     /// The bridge's events and spy records, in time order, timed from the trace's start.

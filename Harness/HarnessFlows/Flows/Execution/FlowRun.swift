@@ -145,8 +145,7 @@ final class FlowRun {
         lines.append("\(command): \(stepFailure.problem)")
         if let details = stepFailure.details, !details.isEmpty { lines.append(details) }
         if stepFailure.showsScreen, let app {
-            lines.append("Screen:")
-            lines.append(app.session.screen.framed())
+            lines += Self.screenLines(checked: stepFailure.checkedScreen, now: app.session.screen.framed())
         }
         return FlowFailure(message: lines.joined(separator: "\n"), position: step?.position)
     }

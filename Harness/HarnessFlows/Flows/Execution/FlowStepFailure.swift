@@ -7,11 +7,15 @@ struct FlowStepFailure: Error, CustomStringConvertible {
     var details: String?
     /// Whether the message ends with the framed screen.
     var showsScreen: Bool
+    /// The framed screen a wait that timed out last checked: the message shows it rather than
+    /// the screen at the time the failure is written (and that one second, when it is newer).
+    var checkedScreen: String?
 
-    init(_ problem: String, details: String? = nil, showsScreen: Bool = true) {
+    init(_ problem: String, details: String? = nil, showsScreen: Bool = true, checkedScreen: String? = nil) {
         self.problem = problem
         self.details = details
         self.showsScreen = showsScreen
+        self.checkedScreen = checkedScreen
     }
 
     var description: String { details.map { "\(problem)\n\($0)" } ?? problem }

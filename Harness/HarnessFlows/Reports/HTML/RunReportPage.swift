@@ -250,7 +250,7 @@ public enum RunReportPage {
         for message in trace.messages {
             var row = "<tr class=\"message \(message.kind.rawValue)\" data-t=\"\(percent(message.time))\"><td class=\"t\">\(text(offset(message.time)))</td>"
             row += bar(message.time, nil)
-            row += "<td class=\"line kind\">\(message.kind == .event ? "event" : "spy")</td>"
+            row += "<td class=\"line kind\">\(message.kind.rawValue)</td>"
             row += "<td class=\"what\"><code>\(text(message.name))</code> <code class=\"value\">\(text(message.value))</code></td><td class=\"num\"></td><td></td></tr>\n"
             rows.append(Row(time: message.time, order: Int.max, html: row))
         }

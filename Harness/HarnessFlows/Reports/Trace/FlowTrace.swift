@@ -55,14 +55,17 @@ public struct FlowTrace: Sendable {
         public var delay: Double?
     }
 
-    /// One message the app sent over the bridge.
+    /// One message the app sent over the bridge, or a notice of the terminal.
     public struct Message: Sendable, Hashable, Codable {
-        /// An event (`publish`) or a spy record.
+        /// An event (`publish`), a spy record or a terminal notice.
         public enum Kind: String, Sendable, Hashable, Codable {
             /// An event the app published (`event` lines check them).
             case event
             /// A call the app's spy recorded (`spy` lines check them).
             case spy
+            /// Something the terminal did on its own (``TerminalNotice``: a synchronized frame
+            /// released by the limit); the name is `terminal`, the value the notice.
+            case terminal
         }
         /// Seconds from the trace's start to its arrival.
         public var time: Double
