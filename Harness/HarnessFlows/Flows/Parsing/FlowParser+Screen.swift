@@ -75,7 +75,7 @@ extension FlowParser.LineParser {
 
     func snapshotTranscript() throws(FlowParseError) -> FlowCommand { .snapshotTranscript(name: try snapshotName()) }
 
-    /// The words after `style`, up to `in`, `within` or the end of the line: `bold`, `dim`,
+    /// The words after `style`, up to `in`, `within`, `for` or the end of the line: `bold`, `dim`,
     /// `italic`, `underline`, `blink`, `inverse`, `hidden`, `strikethrough` (each also as
     /// `not-NAME`), `plain`, `fg=COLOR`, `bg=COLOR`, `link=URI`, `not-link`.
     func style() throws(FlowParseError) -> TextStyle {
@@ -85,7 +85,7 @@ extension FlowParser.LineParser {
         while true {
             let saved = scanner
             guard let word = try scanner.nextArgument() else { break }
-            if !word.quoted, word.text == "in" || word.text == "within" {
+            if !word.quoted, word.text == "in" || word.text == "within" || word.text == "for" {
                 scanner = saved
                 break
             }
