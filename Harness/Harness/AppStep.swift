@@ -143,13 +143,20 @@ public struct AppExpectation: Sendable, CustomStringConvertible {
         AppExpectation(.expect(.regex(pattern), within: within, area: area, style: style))
     }
     /// The screen does not show this text now, inside the area and in the style when given
-    /// (`expect-not "text" [in AREA] [style ...]`; it does not wait).
-    public static func noText(_ text: String, in area: ScreenArea? = nil, style: TextStyle? = nil) -> AppExpectation {
-        AppExpectation(.expectNot(.text(text), area: area, style: style))
+    /// (`expect-not "text" [in AREA] [style ...]`; it does not wait); with `for`, nor during
+    /// that time: the step fails as soon as it shows, passes when the time is over
+    /// (`expect-not "text" for DURATION`).
+    public static func noText(
+        _ text: String, in area: ScreenArea? = nil, style: TextStyle? = nil, for duration: Duration? = nil
+    ) -> AppExpectation {
+        AppExpectation(.expectNot(.text(text), area: area, style: style, during: duration))
     }
-    /// No line of the screen matches this regular expression now (`expect-not /regex/ [in AREA] [style ...]`).
-    public static func noRegex(_ pattern: String, in area: ScreenArea? = nil, style: TextStyle? = nil) -> AppExpectation {
-        AppExpectation(.expectNot(.regex(pattern), area: area, style: style))
+    /// No line of the screen matches this regular expression now, nor during `for` when given
+    /// (`expect-not /regex/ [in AREA] [style ...] [for DURATION]`).
+    public static func noRegex(
+        _ pattern: String, in area: ScreenArea? = nil, style: TextStyle? = nil, for duration: Duration? = nil
+    ) -> AppExpectation {
+        AppExpectation(.expectNot(.regex(pattern), area: area, style: style, during: duration))
     }
     /// Waits until the screen no longer shows this text, inside the area when given: a dialog
     /// closed, a spinner stopped (`expect-gone "text" [in AREA] [within D]`).
@@ -160,8 +167,10 @@ public struct AppExpectation: Sendable, CustomStringConvertible {
     public static func goneRegex(_ pattern: String, in area: ScreenArea? = nil, within: Duration? = nil) -> AppExpectation {
         AppExpectation(.expectGone(.regex(pattern), area: area, within: within))
     }
-    /// The screen has not changed for `quiet` (`wait-stable D`).
-    public static func stable(for quiet: Duration) -> AppExpectation { AppExpectation(.waitStable(quiet)) }
+    /// The screen, or the part `area` covers, has not changed for `quiet` (`wait-stable D [in AREA]`).
+    public static func stable(for quiet: Duration, in area: ScreenArea? = nil) -> AppExpectation {
+        AppExpectation(.waitStable(quiet, area: area))
+    }
     /// The screen satisfies a predicate, described for failure messages (waits for it).
     public static func screen(_ description: String, _ predicate: @escaping @Sendable (ScreenSnapshot) -> Bool) -> AppExpectation {
         AppExpectation(body: .screen(predicate), description: description)
@@ -179,6 +188,30 @@ public struct AppExpectation: Sendable, CustomStringConvertible {
     }
     /// Nothing printed after the output cursor shows this text (`expect-output-not "text"`).
     public static func noOutput(_ text: String) -> AppExpectation { AppExpectation(.expectOutputNot(.text(text))) }
+
+    // MARK: What the program reports: shell marks, title, clipboard
+
+    /// A shell command finished (its OSC 133 D mark): the first not finished when input was
+    /// last sent, or after the one the previous `.commandFinished()` saw (`expect-command [within D]`).
+    public static func commandFinished(within: Duration? = nil) -> AppExpectation { AppExpectation(.expectCommand(within: within)) }
+    /// The last finished command's exit status is `status` (`command-status N`).
+    public static func commandStatus(_ status: Int) -> AppExpectation { AppExpectation(.commandStatus(status)) }
+    /// The title (OSC 0/2) is exactly `title` (`expect-title "text" [within D]`).
+    public static func title(_ title: String, within: Duration? = nil) -> AppExpectation {
+        AppExpectation(.expectTitle(.text(title), within: within))
+    }
+    /// The title matches this regular expression (`expect-title /regex/ [within D]`).
+    public static func titleRegex(_ pattern: String, within: Duration? = nil) -> AppExpectation {
+        AppExpectation(.expectTitle(.regex(pattern), within: within))
+    }
+    /// The program's last clipboard write (OSC 52) is exactly `text` (`expect-clipboard "text" [within D]`).
+    public static func clipboard(_ text: String, within: Duration? = nil) -> AppExpectation {
+        AppExpectation(.expectClipboard(.text(text), within: within))
+    }
+    /// The program's last clipboard write matches this regular expression (`expect-clipboard /regex/`).
+    public static func clipboardRegex(_ pattern: String, within: Duration? = nil) -> AppExpectation {
+        AppExpectation(.expectClipboard(.regex(pattern), within: within))
+    }
 
     // MARK: Snapshots
 

@@ -80,6 +80,9 @@ public final class Terminal {
     /// The window title (OSC 0 / OSC 2).
     public var title: String { dispatcher.screen.title }
 
+    /// The shell's prompts and commands from its OSC 133 marks (see ``ShellCommand``).
+    public var shellCommands: [ShellCommand] { dispatcher.screen.marks.commands }
+
     /// Sequences ignored because they are unknown or malformed.
     public var unhandledSequenceCount: Int {
         dispatcher.unhandledSequenceCount + parser.malformedSequenceCount

@@ -22,7 +22,7 @@ import TerminalEmulator
     }
 
     static let errors: [(String, String)] = [
-        (#"expect-not "x" within 1s"#, #"3:16: unexpected "within" (expected "in AREA", "style ATTRIBUTES", the end of the line)"#),
+        (#"expect-not "x" within 1s"#, #"3:16: unexpected "within" (expected "in AREA", "style ATTRIBUTES", "for DURATION", the end of the line)"#),
         (#"expect-not "x" style"#, "3:21: expect-not: missing attributes after style"),
         (#"expect-not "x" style bolt"#, #"3:22: invalid style "bolt": unknown attribute (did you mean "bold"?)"#),
         (#"expect-not "x" in rows 2-1"#, #"3:24: invalid area "2-1": the first of the rows comes after the last"#),

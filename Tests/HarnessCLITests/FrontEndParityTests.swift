@@ -36,6 +36,7 @@ import Stubs
         while read line; do
           [ "$line" = quit ] && exit 3
           [ "$line" = clear ] && printf '\\033[2J\\033[H' && continue
+          [ "$line" = osc ] && printf '\\033]2;a title\\007\\033]52;c;Y29weQ==\\007\\033]8;;https://x.test/\\007link\\033]8;;\\007\\n\\033]133;A\\007$ \\033]133;B\\007(exit 3)\\n\\033]133;C\\007\\033]133;D;3\\007\\n' && continue
           printf 'got %s\\n' "$line"
         done
         """
@@ -87,6 +88,31 @@ import Stubs
             swift: [.expect(.text("ready")), AppStep(.paste("xyz")), AppStep(.press(.enter), expect: .output("got xyz"))], passes: true),
         Row(name: "resize", flow: [#"expect "ready""#, "resize 40x10", #"expect "ready""#],
             swift: [.expect(.text("ready")), AppStep(.resize(cols: 40, rows: 10), expect: .text("ready"))], passes: true),
+        // What the program reports (OSC 0/2, 8, 52, 133) and the waits added with it.
+        Row(name: "expect-command and command-status", flow: [#"expect "ready""#, #"type "osc\r""#, "expect-command", "command-status 3"],
+            swift: [.expect(.text("ready")), AppStep(.type("osc\r"), expect: .commandFinished(), .commandStatus(3))], passes: true),
+        Row(name: "command-status that differs", flow: [#"expect "ready""#, #"type "osc\r""#, "expect-command", "command-status 0"],
+            swift: [.expect(.text("ready")), AppStep(.type("osc\r"), expect: .commandFinished(), .commandStatus(0))], passes: false),
+        Row(name: "expect-command without marks", flow: [#"expect "ready""#, "expect-command within 300ms"],
+            swift: [.expect(.text("ready"), .commandFinished(within: .milliseconds(300)))], passes: false),
+        Row(name: "expect-title", flow: [#"expect "ready""#, #"type "osc\r""#, #"expect-title "a title""#, "expect-title /^a t/"],
+            swift: [.expect(.text("ready")), AppStep(.type("osc\r"), expect: .title("a title"), .titleRegex("^a t"))], passes: true),
+        Row(name: "expect-title times out", flow: [#"expect "ready""#, #"expect-title "nope" within 300ms"#],
+            swift: [.expect(.text("ready"), .title("nope", within: .milliseconds(300)))], passes: false),
+        Row(name: "expect-clipboard", flow: [#"expect "ready""#, #"type "osc\r""#, #"expect-clipboard "copy""#],
+            swift: [.expect(.text("ready")), AppStep(.type("osc\r"), expect: .clipboard("copy"))], passes: true),
+        Row(name: "expect-clipboard times out", flow: [#"expect "ready""#, #"type "osc\r""#, #"expect "link""#,
+                                                         #"expect-clipboard /^nope/ within 300ms"#],
+            swift: [.expect(.text("ready")), AppStep(.type("osc\r"), expect: .text("link"), .clipboardRegex("^nope", within: .milliseconds(300)))],
+            passes: false),
+        Row(name: "a link as a style", flow: [#"expect "ready""#, #"type "osc\r""#, #"expect "link" style link=https://x.test/"#],
+            swift: [.expect(.text("ready")), AppStep(.type("osc\r"), expect: .text("link", style: .link("https://x.test/")))], passes: true),
+        Row(name: "expect-not for a time", flow: [#"expect "ready""#, #"expect-not "absent" for 100ms"#],
+            swift: [.expect(.text("ready"), .noText("absent", for: .milliseconds(100)))], passes: true),
+        Row(name: "expect-not for a time, shown", flow: [#"expect "ready""#, #"expect-not /ready/ in rows 1-1 for 10s"#],
+            swift: [.expect(.text("ready"), .noRegex("ready", in: .rows(1...1), for: .seconds(10)))], passes: false),
+        Row(name: "wait-stable in an area", flow: [#"expect "ready""#, "wait-stable 50ms in rows 0-1"],
+            swift: [.expect(.text("ready"), .stable(for: .milliseconds(50), in: .rows(0...1)))], passes: true),
         Row(name: "wait-stable", flow: [#"expect "ready""#, "wait-stable 50ms"],
             swift: [.expect(.text("ready"), .stable(for: .milliseconds(50)))], passes: true),
         Row(name: "a click where the program did not ask for the mouse", flow: [#"expect "ready""#, #"click "ready""#],

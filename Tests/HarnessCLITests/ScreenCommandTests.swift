@@ -39,3 +39,44 @@ import Testing
         #expect(await HarnessCLI.run(["screen", "--size", "10x2", url.path]) == 0)
     }
 }
+
+/// `harness screen` reads any path (a pipe through `/dev/fd/N`, standard input) and prints the
+/// title and the modes the program left set after the screen.
+@Suite struct ScreenCommandTitleAndModesTests {
+    @Test func printsTheTitleAndTheModesSet() {
+        let data = Data("\u{1B}]2;my title\u{07}\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h\u{1B}[?25l\u{1B}[?1049hhi".utf8)
+        #expect(ScreenCommand.render(data, cols: 10, rows: 2) == """
+            hi
+
+            title: "my title"
+            modes: bracketedPaste, cursorVisible=false, alternateScreen, mouseTracking=normal (mode 1000), mouseEncoding=SGR (mode 1006)
+
+            """)
+    }
+
+    @Test func aResetTerminalPrintsOnlyTheScreen() {
+        #expect(ScreenCommand.render(Data("\u{1B}[?2004h\u{1B}[?2004lok".utf8), cols: 5, rows: 1) == "ok\n")
+    }
+
+    @Test func readsAPipeThroughDevFd() async throws {
+        let pipe = Pipe()
+        pipe.fileHandleForWriting.write(Data("from a pipe\u{1B}]0;piped\u{07}".utf8))
+        try pipe.fileHandleForWriting.close()
+        defer { try? pipe.fileHandleForReading.close() }
+        #expect(await HarnessCLI.run(["screen", "--size", "20x2", "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"]) == 0)
+    }
+
+    @Test func readsStandardInputThroughAPipesFlow() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        let outcome = try await fixture.run(#"""
+            app ${HARNESS_PRODUCTS_DIR}/harness screen --size 20x2 -
+            stdin "typed\e]2;from stdin\x07\e[?2004h"
+            launch pipes
+            stdout equals expected.txt
+            exit 0
+            """#.replacingOccurrences(of: "expected.txt", with: try fixture.write(
+                "typed\n\ntitle: \"from stdin\"\nmodes: bracketedPaste\n", at: "expected.txt")))
+        #expect(outcome == .passed, "\(outcome)")
+    }
+}

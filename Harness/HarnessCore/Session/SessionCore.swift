@@ -66,6 +66,9 @@ final class SessionCore: Sendable {
         /// How many lines had scrolled off when input was last sent or a screen wait last
         /// matched: text and regex waits also search the lines that scrolled off since then.
         var screenHorizon = 0
+        /// The number of the first shell command `waitForCommand` may see finish: the one not
+        /// yet finished when input was last sent, or the one after the last it saw finish.
+        var commandHorizon = 0
         /// Bumped by every change of the screen model (output fed, resize).
         var screenGeneration: UInt64 = 0
         /// The last snapshot taken and the generation it shows: a snapshot is taken at most
@@ -158,6 +161,13 @@ final class SessionCore: Sendable {
         state.withLock { $0.screenHorizon = max($0.screenHorizon, scrolledOff) }
     }
 
+    var currentCommandHorizon: Int { state.withLock { $0.commandHorizon } }
+
+    /// Moves the command horizon past a command a wait saw finish (never back).
+    func advanceCommandHorizon(to number: Int) {
+        state.withLock { $0.commandHorizon = max($0.commandHorizon, number) }
+    }
+
     /// Moves the output cursor to the end of what was printed so far; returns that text.
     func consumeOutput() -> String {
         state.withLock { state in
@@ -186,6 +196,9 @@ final class SessionCore: Sendable {
             guard !state.isClosed else { return .closed }
             state.recordInput(bytes, launchUptime: launchUptime)
             state.screenHorizon = state.terminal.scrolledOffCount
+            if let last = state.terminal.shellCommands.last {
+                state.commandHorizon = last.phase == .finished ? last.number + 1 : last.number
+            }
             if state.outgoing.isEmpty {
                 let written: Int
                 do throws(SystemError) {

@@ -36,12 +36,13 @@ public enum ScreenStyleLayer {
         return lines.isEmpty ? "style: plain" : (["style:"] + lines).joined(separator: "\n")
     }
 
-    /// Attributes as `fg=red bg=blue bold inverse` (plain parts left out).
+    /// Attributes as `fg=red bg=blue bold inverse link=URI` (plain parts left out).
     public static func describe(_ attributes: CellAttributes) -> String {
         var parts: [String] = []
         if attributes.foreground != .default { parts.append("fg=" + name(of: attributes.foreground)) }
         if attributes.background != .default { parts.append("bg=" + name(of: attributes.background)) }
         parts += attributes.setFlagNames
+        if let link = attributes.link { parts.append("link=" + link) }
         return parts.isEmpty ? "plain" : parts.joined(separator: " ")
     }
 

@@ -83,6 +83,6 @@ extension TerminalDispatcher {
     }
 
     private mutating func resetPen() {
-        screen.pen = .blank
+        screen.pen = StoredCell.blank.with(link: screen.pen.link)  // SGR 0 does not close a hyperlink
     }
 }

@@ -121,24 +121,6 @@ struct TerminalDispatcher: TerminalPerformer {
         }
     }
 
-    // MARK: - OSC
-
-    mutating func oscDispatch(_ payload: [UInt8], bellTerminated: Bool) {
-        let separator = payload.firstIndex(of: UInt8(ascii: ";")) ?? payload.endIndex
-        let command = payload[..<separator]
-        let argument = separator < payload.endIndex ? payload[(separator + 1)...] : []
-        switch String(decoding: command, as: UTF8.self) {
-        case "0", "2":
-            screen.title = String(decoding: argument, as: UTF8.self)
-        case "10", "11", "12":
-            answerColorQuery(Int(String(decoding: command, as: UTF8.self))!, argument, bellTerminated: bellTerminated)
-        case "1", "4", "7", "8", "52", "104", "110", "111", "112", "133", "1337":
-            break // icon name, palette, cwd, hyperlinks, clipboard, prompts: nothing to show
-        default:
-            unhandledSequenceCount += 1
-        }
-    }
-
     // MARK: - DCS
 
     mutating func hook(_ parameters: CSIParameters, intermediates: Intermediates, final: UInt8) {

@@ -12,7 +12,7 @@
 /// ```
 public struct TerminalParser: Sendable {
     /// Largest OSC payload kept; the rest of a longer one is dropped.
-    public static let oscCapacity = 4096
+    public static let oscCapacity = 1 << 16  // room for an OSC 52 clipboard write of 48 KiB
 
     /// The current state (ground between sequences).
     public private(set) var state: ParserState = .ground

@@ -144,7 +144,7 @@ extension Screen {
         cursorRow = min(saved.row, rows - 1)
         cursorCol = min(saved.col, cols - 1)
         pendingWrap = saved.pendingWrap && cursorCol == cols - 1
-        pen = saved.pen
+        pen = saved.pen.with(link: pen.link)  // a hyperlink is not part of the saved cursor
         modes.originMode = saved.originMode
         charsets = saved.charsets
     }

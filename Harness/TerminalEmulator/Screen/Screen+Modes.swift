@@ -27,11 +27,14 @@ extension Screen {
     // MARK: - Resets
 
     /// RIS: everything back to power-on state (size kept), except the scrollback, which
-    /// keeps what scrolled off (as in xterm and tmux), and the cluster table its lines use.
+    /// keeps what scrolled off (as in xterm and tmux), the cluster and link tables its lines
+    /// use, and what the program reported (shell marks, clipboard writes: history, not state).
     mutating func fullReset() {
         var fresh = Screen(cols: cols, rows: rows, scrollbackLimit: 0)
         fresh.scrollback = scrollback
         fresh.clusters = clusters
+        fresh.links = links
+        fresh.marks = marks
         self = fresh
     }
 
@@ -45,7 +48,7 @@ extension Screen {
         modes.applicationKeypad = false
         insertMode = false
         pendingWrap = false
-        pen = .blank
+        pen = StoredCell.blank.with(link: pen.link)  // an open hyperlink stays open
         charsets = CharsetState()
         scrollTop = 0
         scrollBottom = rows - 1

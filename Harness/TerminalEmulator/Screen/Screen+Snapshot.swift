@@ -2,10 +2,12 @@ extension Screen {
     /// The public cell at a position.
     func cell(row: Int, col: Int) -> Cell {
         let stored = grid[row, col]
+        var attributes = stored.attributes
+        if stored.link != 0 { attributes.link = links.uris[Int(stored.link)] }
         if stored.isContinuation {
-            return Cell(character: "", width: 0, attributes: stored.attributes)
+            return Cell(character: "", width: 0, attributes: attributes)
         }
-        return Cell(character: clusters.text(of: stored.content), width: stored.isWide ? 2 : 1, attributes: stored.attributes)
+        return Cell(character: clusters.text(of: stored.content), width: stored.isWide ? 2 : 1, attributes: attributes)
     }
 
     /// An immutable copy of what is shown: the cells are copied as stored (row by row), the
@@ -20,7 +22,7 @@ extension Screen {
         return ScreenSnapshot(
             cols: cols, rows: rows, stored: stored, clusters: clusters.strings,
             cursor: CursorState(row: cursorRow, col: cursorCol, visible: modes.cursorVisible),
-            title: title, activeBuffer: activeBuffer, scrollback: scrollback
+            title: title, activeBuffer: activeBuffer, scrollback: scrollback, links: links, marks: marks
         )
     }
 }

@@ -30,6 +30,10 @@ struct Screen {
     var savedAlternate: SavedCursor?
     var title = ""
     var clusters = ClusterTable()
+    /// The OSC 8 hyperlinks cells refer to (`StoredCell.link`); the pen's `link` is the open one.
+    var links = LinkTable()
+    /// The shell's OSC 133 marks and the OSC 52 clipboard writes.
+    var marks = ShellMarks()
     /// Lines that scrolled off the top of the main buffer.
     var scrollback: Scrollback
     /// Content and width of the last printed graphic character, for REP.

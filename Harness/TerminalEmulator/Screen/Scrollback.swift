@@ -60,7 +60,7 @@ struct Scrollback: Equatable {
         // Trailing plain blanks (all fields zero): one test per cell, not four.
         while end > 0 {
             let cell = row[end - 1]
-            if cell.content | cell.foreground | cell.background | UInt32(cell.flags) != 0 { break }
+            if cell.content | cell.foreground | cell.background | UInt32(cell.flags) | UInt32(cell.link) != 0 { break }
             end -= 1
         }
         openCells.append(contentsOf: UnsafeBufferPointer(rebasing: row[0..<end]))

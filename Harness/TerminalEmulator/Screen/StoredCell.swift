@@ -1,12 +1,14 @@
 /// A cell as the screen stores it: 16 bytes, no reference, no String.
 ///
 /// `content` is 0 for a blank, a Unicode scalar value, or `clusterFlag | index` into the
-/// screen's `ClusterTable` when combining marks were attached.
+/// screen's `ClusterTable` when combining marks were attached. `link` is 0, or the index of
+/// an OSC 8 hyperlink in the screen's `LinkTable` (it fills what was padding: still 16 bytes).
 struct StoredCell: Equatable {
     var content: UInt32
     var foreground: UInt32
     var background: UInt32
     var flags: UInt16
+    var link: UInt16 = 0
 
     static let clusterFlag: UInt32 = 1 << 31
 
@@ -26,6 +28,13 @@ struct StoredCell: Equatable {
 
     /// The plain blank cell.
     static let blank = StoredCell(content: 0, foreground: 0, background: 0, flags: 0)
+
+    /// This cell with another hyperlink index.
+    @inline(__always) func with(link: UInt16) -> StoredCell {
+        var cell = self
+        cell.link = link
+        return cell
+    }
 
     @inline(__always) var isContinuation: Bool { flags & Self.continuation != 0 }
     @inline(__always) var isWide: Bool { flags & Self.wide != 0 }
@@ -61,8 +70,9 @@ struct StoredCell: Equatable {
 }
 
 extension StoredCell {
-    /// The stored form of a public cell, interning a multi-scalar character in `table`.
-    init(_ cell: Cell, interning table: inout ClusterTable) {
+    /// The stored form of a public cell, interning a multi-scalar character in `table` and its
+    /// link in `links`.
+    init(_ cell: Cell, interning table: inout ClusterTable, links: inout LinkTable) {
         var flags: UInt16 = 0
         let attributes = cell.attributes
         if attributes.bold { flags |= Self.bold }
@@ -83,6 +93,7 @@ extension StoredCell {
             content = Self.clusterFlag | index
         }
         self.init(content: content, foreground: Self.pack(attributes.foreground),
-                  background: Self.pack(attributes.background), flags: flags)
+                  background: Self.pack(attributes.background), flags: flags,
+                  link: attributes.link.flatMap { links.intern($0) } ?? 0)
     }
 }

@@ -1,4 +1,4 @@
-/// How a cell's character is drawn: colors and SGR attributes.
+/// How a cell's character is drawn: colors and SGR attributes, and the hyperlink it belongs to.
 public struct CellAttributes: Sendable, Hashable {
     /// Foreground (text) color.
     public var foreground: TerminalColor
@@ -20,12 +20,15 @@ public struct CellAttributes: Sendable, Hashable {
     public var hidden: Bool
     /// SGR 9 (crossed out).
     public var strikethrough: Bool
+    /// The URI of the OSC 8 hyperlink the cell was printed in, or nil.
+    public var link: String?
 
     /// Creates attributes; the defaults are the terminal's plain style.
     public init(
         foreground: TerminalColor = .default, background: TerminalColor = .default,
         bold: Bool = false, dim: Bool = false, italic: Bool = false, underline: Bool = false,
-        blink: Bool = false, inverse: Bool = false, hidden: Bool = false, strikethrough: Bool = false
+        blink: Bool = false, inverse: Bool = false, hidden: Bool = false, strikethrough: Bool = false,
+        link: String? = nil
     ) {
         self.foreground = foreground
         self.background = background
@@ -37,6 +40,7 @@ public struct CellAttributes: Sendable, Hashable {
         self.inverse = inverse
         self.hidden = hidden
         self.strikethrough = strikethrough
+        self.link = link
     }
 
     /// The plain style: default colors, no attribute.

@@ -103,8 +103,8 @@ extension ScreenSnapshot {
 
     /// The public form of a stored cell.
     func publicCell(_ stored: StoredCell) -> Cell {
-        if stored.isContinuation { return Cell(character: "", width: 0, attributes: stored.attributes) }
-        return Cell(character: text(of: stored.content), width: stored.isWide ? 2 : 1, attributes: stored.attributes)
+        if stored.isContinuation { return Cell(character: "", width: 0, attributes: attributes(of: stored)) }
+        return Cell(character: text(of: stored.content), width: stored.isWide ? 2 : 1, attributes: attributes(of: stored))
     }
 
     /// Untrimmed text of stored cells (right halves of wide characters skipped).

@@ -18,12 +18,27 @@ public struct ScreenSnapshot: Sendable, Equatable {
     public let title: String
     /// Which screen is shown.
     public let activeBuffer: ScreenBuffer
+    /// The shell's prompts and commands, from its OSC 133 marks, oldest first (the latest
+    /// 1,000): see ``ShellCommand``. Empty for a program that sends no marks.
+    public var shellCommands: [ShellCommand] { marks.commands }
+    /// How many commands ever finished (also those no longer in ``shellCommands``).
+    public var finishedCommandCount: Int { marks.finishedCount }
+    /// What the program wrote to the clipboard with OSC 52, oldest first (the latest 1,000).
+    public var clipboardWrites: [ClipboardWrite] { marks.clipboardWrites }
+    /// How many clipboard writes ever came.
+    public var clipboardWriteCount: Int { marks.clipboardWriteCount }
+    /// The text of the last clipboard write; nil when the program wrote none.
+    public var clipboard: String? { marks.clipboardWrites.last?.text }
 
     /// The cells as the screen stores them, row after row: 16 bytes each, no String. Taking a
     /// snapshot copies this array and nothing else; text and cells are built when asked for.
     let stored: ContiguousArray<StoredCell>
     /// The grapheme clusters `stored` refers to.
     let clusters: [String]
+    /// The hyperlinks `stored` refers to (index 0: no link).
+    let links: LinkTable
+    /// The shell's marks and the clipboard writes.
+    let marks: ShellMarks
     /// The cells as given, when the snapshot was made from public cells (returned as is).
     private let given: [[Cell]]?
     /// The lines that scrolled off the top of the main screen (shared with the terminal's
@@ -46,23 +61,29 @@ public struct ScreenSnapshot: Sendable, Equatable {
         self.activeBuffer = activeBuffer
         self.given = cells
         self.scrollback = Scrollback(limit: 0)
+        self.marks = ShellMarks()
         var table = ClusterTable()
+        var links = LinkTable()
         var stored = ContiguousArray<StoredCell>()
         stored.reserveCapacity(rows * cols)
         for row in 0..<rows {
             for col in 0..<cols {
                 let cell = row < cells.count && col < cells[row].count ? cells[row][col] : .blank
-                stored.append(StoredCell(cell, interning: &table))
+                stored.append(StoredCell(cell, interning: &table, links: &links))
             }
         }
         self.stored = stored
         self.clusters = table.strings
+        self.links = links
     }
 
     /// A snapshot of stored cells (row-major, `rows * cols` of them) and their cluster table.
     init(cols: Int, rows: Int, stored: ContiguousArray<StoredCell>, clusters: [String],
-         cursor: CursorState, title: String, activeBuffer: ScreenBuffer, scrollback: Scrollback = Scrollback(limit: 0)) {
+         cursor: CursorState, title: String, activeBuffer: ScreenBuffer, scrollback: Scrollback = Scrollback(limit: 0),
+         links: LinkTable = LinkTable(), marks: ShellMarks = ShellMarks()) {
         self.scrollback = scrollback
+        self.links = links
+        self.marks = marks
         self.cols = cols
         self.rows = rows
         self.stored = stored
@@ -76,8 +97,8 @@ public struct ScreenSnapshot: Sendable, Equatable {
     public static func == (lhs: ScreenSnapshot, rhs: ScreenSnapshot) -> Bool {
         guard lhs.cols == rhs.cols, lhs.rows == rhs.rows, lhs.cursor == rhs.cursor,
               lhs.title == rhs.title, lhs.activeBuffer == rhs.activeBuffer else { return false }
-        guard lhs.scrollback == rhs.scrollback else { return false }
-        if lhs.stored == rhs.stored && lhs.clusters == rhs.clusters { return true }
+        guard lhs.scrollback == rhs.scrollback, lhs.marks == rhs.marks else { return false }
+        if lhs.stored == rhs.stored && lhs.clusters == rhs.clusters && lhs.links == rhs.links { return true }
         return lhs.cells == rhs.cells
     }
 
@@ -114,9 +135,7 @@ public struct ScreenSnapshot: Sendable, Equatable {
     public func cell(row: Int, col: Int) -> Cell {
         guard row >= 0, row < rows, col >= 0, col < cols else { return .blank }
         if let given { return row < given.count && col < given[row].count ? given[row][col] : .blank }
-        let cell = stored[row * cols + col]
-        if cell.isContinuation { return Cell(character: "", width: 0, attributes: cell.attributes) }
-        return Cell(character: text(of: cell.content), width: cell.isWide ? 2 : 1, attributes: cell.attributes)
+        return publicCell(stored[row * cols + col])
     }
 
     // MARK: - Search
@@ -180,6 +199,14 @@ public struct ScreenSnapshot: Sendable, Equatable {
     }
 
     // MARK: - Helpers
+
+    /// The public attributes of a stored cell, its hyperlink's URI included.
+    @inline(__always)
+    func attributes(of cell: StoredCell) -> CellAttributes {
+        var attributes = cell.attributes
+        if cell.link != 0, Int(cell.link) < links.uris.count { attributes.link = links.uris[Int(cell.link)] }
+        return attributes
+    }
 
     /// The text a stored cell's content stands for (" " for a blank).
     func text(of content: UInt32) -> String {

@@ -29,12 +29,14 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
     public var foreground: TerminalColor?
     /// The background color, or nil.
     public var background: TerminalColor?
+    /// The OSC 8 hyperlink's URI, "" for "no link", or nil (not checked).
+    public var link: String?
 
     /// Creates an expectation; what is left `nil` is not checked.
     public init(
         bold: Bool? = nil, dim: Bool? = nil, italic: Bool? = nil, underline: Bool? = nil, blink: Bool? = nil,
         inverse: Bool? = nil, hidden: Bool? = nil, strikethrough: Bool? = nil,
-        foreground: TerminalColor? = nil, background: TerminalColor? = nil
+        foreground: TerminalColor? = nil, background: TerminalColor? = nil, link: String? = nil
     ) {
         self.bold = bold
         self.dim = dim
@@ -46,17 +48,19 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
         self.strikethrough = strikethrough
         self.foreground = foreground
         self.background = background
+        self.link = link
     }
 
-    /// Exactly these attributes: every flag and both colors are checked.
+    /// Exactly these attributes: every flag, both colors and the link are checked.
     public init(exactly attributes: CellAttributes) {
         self.init(
             bold: attributes.bold, dim: attributes.dim, italic: attributes.italic, underline: attributes.underline,
             blink: attributes.blink, inverse: attributes.inverse, hidden: attributes.hidden,
-            strikethrough: attributes.strikethrough, foreground: attributes.foreground, background: attributes.background)
+            strikethrough: attributes.strikethrough, foreground: attributes.foreground, background: attributes.background,
+            link: attributes.link ?? "")
     }
 
-    /// Plain text: no attribute, default colors.
+    /// Plain text: no attribute, default colors, no link.
     public static let plain = TextStyle(exactly: .plain)
     /// Bold; nothing else checked.
     public static let bold = TextStyle(bold: true)
@@ -73,6 +77,8 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
     public static func foreground(_ color: TerminalColor) -> TextStyle { TextStyle(foreground: color) }
     /// Only this background color checked.
     public static func background(_ color: TerminalColor) -> TextStyle { TextStyle(background: color) }
+    /// Only the hyperlink checked: the cells link to `uri` (OSC 8); "" expects no link.
+    public static func link(_ uri: String) -> TextStyle { TextStyle(link: uri) }
 
     /// Both expectations at once; where both check the same thing, `other` wins:
     /// `TextStyle.bold.and(.foreground(.named(.red)))`.
@@ -81,7 +87,8 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
             bold: other.bold ?? bold, dim: other.dim ?? dim, italic: other.italic ?? italic,
             underline: other.underline ?? underline, blink: other.blink ?? blink, inverse: other.inverse ?? inverse,
             hidden: other.hidden ?? hidden, strikethrough: other.strikethrough ?? strikethrough,
-            foreground: other.foreground ?? foreground, background: other.background ?? background)
+            foreground: other.foreground ?? foreground, background: other.background ?? background,
+            link: other.link ?? link)
     }
 
     /// True when nothing is checked (every attribute and color is nil).
@@ -107,6 +114,9 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
         }
         if let background, background != attributes.background {
             found.append("bg: expected \(background.styleName), found \(attributes.background.styleName)")
+        }
+        if let link, link != (attributes.link ?? "") {
+            found.append("link: expected \(link.isEmpty ? "none" : link), found \(attributes.link ?? "none")")
         }
         return found
     }
@@ -140,8 +150,9 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
     public static let attributeNames = ["bold", "dim", "italic", "underline", "blink", "inverse", "hidden", "strikethrough"]
 
     /// The style as flows write it: the attributes expected on by name, those expected off as
-    /// `not-NAME`, then `fg=COLOR` and `bg=COLOR` (see ``TerminalColor/styleName``); `plain`
-    /// for ``plain``, `any` when nothing is checked. `bold not-italic fg=red bg=#102030`.
+    /// `not-NAME`, then `fg=COLOR` and `bg=COLOR` (see ``TerminalColor/styleName``), then
+    /// `link=URI` (`not-link` for no link); `plain` for ``plain``, `any` when nothing is
+    /// checked. `bold not-italic fg=red bg=#102030 link=https://example.com`.
     public var description: String {
         if self == .plain { return "plain" }
         var parts: [String] = []
@@ -150,6 +161,7 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
         }
         if let foreground { parts.append("fg=" + foreground.styleName) }
         if let background { parts.append("bg=" + background.styleName) }
+        if let link { parts.append(link.isEmpty ? "not-link" : "link=" + link) }
         return parts.isEmpty ? "any" : parts.joined(separator: " ")
     }
 

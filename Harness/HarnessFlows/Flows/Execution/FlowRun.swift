@@ -219,16 +219,18 @@ final class FlowRun {
             try input { try $0.scroll(direction, count: count, at: target) }
         case .expect(let pattern, let within, let area, let style):
             try await expect(pattern, within: within ?? timeout, area: area, style: style)
-        case .expectNot(let pattern, let area, let style):
-            try expectNot(pattern, area: area, style: style)
+        case .expectNot(let pattern, let area, let style, let during):
+            if let during { try await expectNot(pattern, area: area, style: style, for: during) } else {
+                try expectNot(pattern, area: area, style: style)
+            }
         case .expectGone(let pattern, let area, let within):
             try await expectGone(pattern, area: area, within: within ?? timeout)
         case .expectOutput(let pattern, let within):
             try await expectOutput(pattern, within: within ?? timeout)
         case .expectOutputNot(let pattern):
             try expectOutputNot(pattern)
-        case .waitStable(let quiet):
-            try await waitStable(quiet)
+        case .waitStable(let quiet, let area):
+            if let area { try await waitStable(quiet, in: area) } else { try await waitStable(quiet) }
         case .snapshot(let name, let area):
             try await snapshot(name, area: area)
         case .snapshotTranscript(let name):
@@ -249,6 +251,14 @@ final class FlowRun {
             try await requestCount(method, path, count)
         case .exit(let code):
             if pipedApp != nil { try await pipedExit(code) } else { try await exit(code) }
+        case .expectCommand(let within):
+            try await expectCommand(within: within ?? timeout)
+        case .commandStatus(let status):
+            try commandStatus(status)
+        case .expectTitle(let pattern, let within):
+            try await expectTitle(pattern, within: within ?? timeout)
+        case .expectClipboard(let pattern, let within):
+            try await expectClipboard(pattern, within: within ?? timeout)
         case .call(let name, let params, let expected):
             try await call(name, params: params, expected: expected)
         case .probe(let name, let expected):

@@ -18,10 +18,12 @@ extension FlowParser.LineParser {
                 arguments.area = try area()
             case (false, "style") where accepted.contains(.style) && arguments.style == nil:
                 arguments.style = try style()
+            case (false, "for") where accepted.contains(.during) && arguments.during == nil:
+                arguments.during = try duration("a duration after for", allowZero: false)
             default:
                 let open: [(String, FlowKeyword.PatternOptions, Bool)] = [
                     ("in AREA", .area, arguments.area == nil), ("style ATTRIBUTES", .style, arguments.style == nil),
-                    ("within DURATION", .within, arguments.within == nil),
+                    ("within DURATION", .within, arguments.within == nil), ("for DURATION", .during, arguments.during == nil),
                 ]
                 let options = open.filter { accepted.contains($0.1) && $0.2 }.map { "\"\($0.0)\"" }
                 throw scanner.error(.unexpectedArgument(next.text, expected: (options + ["the end of the line"]).joined(separator: ", ")),
@@ -35,8 +37,34 @@ extension FlowParser.LineParser {
         return arguments
     }
 
+    /// `wait-stable DURATION [in AREA]`.
     func waitStable() throws(FlowParseError) -> FlowCommand {
-        .waitStable(try duration("how long the screen must stay unchanged", allowZero: false))
+        let quiet = try duration("how long the screen must stay unchanged", allowZero: false)
+        guard !scanner.isAtEnd() else { return .waitStable(quiet) }
+        try word("in")
+        let area = try area()
+        try expectEnd()
+        return .waitStable(quiet, area: area)
+    }
+
+    /// `expect-command [within DURATION]`.
+    func expectCommand() throws(FlowParseError) -> FlowCommand {
+        guard !scanner.isAtEnd() else { return .expectCommand(within: nil) }
+        try word("within")
+        let within = try duration("a duration after within", allowZero: false)
+        try expectEnd()
+        return .expectCommand(within: within)
+    }
+
+    /// `command-status N`: 0-255.
+    func commandStatus() throws(FlowParseError) -> FlowCommand {
+        let argument = try argument("an exit status 0-255")
+        guard !argument.quoted, (1...3).contains(argument.text.count), argument.text.allSatisfy(\.isASCIIDigit),
+              let status = Int(argument.text), (0...255).contains(status) else {
+            throw scanner.error(.invalidNumber(argument.text, expected: "an exit status 0-255"), column: argument.column)
+        }
+        try expectEnd()
+        return .commandStatus(status)
     }
 
     /// `snapshot NAME [AREA]`.
@@ -47,17 +75,17 @@ extension FlowParser.LineParser {
 
     func snapshotTranscript() throws(FlowParseError) -> FlowCommand { .snapshotTranscript(name: try snapshotName()) }
 
-    /// The words after `style`, up to `in`, `within` or the end of the line: `bold`, `dim`,
+    /// The words after `style`, up to `in`, `within`, `for` or the end of the line: `bold`, `dim`,
     /// `italic`, `underline`, `blink`, `inverse`, `hidden`, `strikethrough` (each also as
-    /// `not-NAME`), `plain`, `fg=COLOR`, `bg=COLOR`.
+    /// `not-NAME`), `plain`, `fg=COLOR`, `bg=COLOR`, `link=URI`, `not-link`.
     func style() throws(FlowParseError) -> TextStyle {
         var style = TextStyle()
         var seen: [String: Int] = [:]
-        let words = TextStyle.attributeNames + TextStyle.attributeNames.map { "not-" + $0 } + ["plain", "fg=", "bg="]
+        let words = TextStyle.attributeNames + TextStyle.attributeNames.map { "not-" + $0 } + ["plain", "fg=", "bg=", "link=", "not-link"]
         while true {
             let saved = scanner
             guard let word = try scanner.nextArgument() else { break }
-            if !word.quoted, word.text == "in" || word.text == "within" {
+            if !word.quoted, word.text == "in" || word.text == "within" || word.text == "for" {
                 scanner = saved
                 break
             }
@@ -78,6 +106,13 @@ extension FlowParser.LineParser {
                                         column: word.column)
                 }
                 style = .plain
+            } else if text == "not-link" || text.hasPrefix("link=") {
+                let uri = text == "not-link" ? "" : String(text.dropFirst(5))
+                guard text == "not-link" || !uri.isEmpty else {
+                    throw scanner.error(.invalidStyle(text, reason: "write link=URI (the OSC 8 hyperlink's URI), or not-link"),
+                                        column: word.column)
+                }
+                style.link = uri
             } else if text.hasPrefix("fg=") || text.hasPrefix("bg=") {
                 let name = String(text.dropFirst(3))
                 guard let color = TerminalColor(styleName: name) else {
@@ -95,7 +130,7 @@ extension FlowParser.LineParser {
                 throw scanner.error(.invalidStyle(text, reason: "unknown attribute"
                     + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "")
                     + "; attributes are \(TextStyle.attributeNames.joined(separator: ", ")), each also as not-NAME, "
-                    + "plain, fg=COLOR and bg=COLOR"), column: word.column)
+                    + "plain, fg=COLOR, bg=COLOR, link=URI and not-link"), column: word.column)
             }
         }
         guard !seen.isEmpty else { throw missing("attributes after style (bold, not-italic, fg=red, ...)") }

@@ -45,9 +45,10 @@ public enum FlowCommand: Sendable, Equatable {
     /// `expect "text" | /regex/ [in AREA] [style ATTRIBUTES...] [within DURATION]`: wait until
     /// the screen shows it (inside the area, with the style in every cell, when given).
     case expect(FlowTextPattern, within: Duration?, area: ScreenArea? = nil, style: TextStyle? = nil)
-    /// `expect-not "text" | /regex/ [in AREA] [style ATTRIBUTES...]`: the screen does not show
-    /// it now (inside the area, with the style in every cell, when given).
-    case expectNot(FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil)
+    /// `expect-not "text" | /regex/ [in AREA] [style ATTRIBUTES...] [for DURATION]`: the screen
+    /// does not show it now (inside the area, with the style in every cell, when given); with
+    /// `for`, it does not show it during that time either (the step fails as soon as it does).
+    case expectNot(FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil, during: Duration? = nil)
     /// `expect-gone "text" | /regex/ [in AREA] [within DURATION]`: wait until the screen no
     /// longer shows it (inside the area when given): a dialog closed, a spinner stopped.
     case expectGone(FlowTextPattern, area: ScreenArea?, within: Duration?)
@@ -56,8 +57,9 @@ public enum FlowCommand: Sendable, Equatable {
     case expectOutput(FlowTextPattern, within: Duration?)
     /// `expect-output-not "text" | /regex/`: nothing printed after the output cursor matches.
     case expectOutputNot(FlowTextPattern)
-    /// `wait-stable DURATION`: wait until the screen has not changed for that long.
-    case waitStable(Duration)
+    /// `wait-stable DURATION [in AREA]`: wait until the screen (or the part the area covers)
+    /// has not changed for that long.
+    case waitStable(Duration, area: ScreenArea? = nil)
     /// `snapshot NAME [AREA]`: compare the screen (or the part `AREA` covers) with the
     /// reference snapshot `NAME`.
     case snapshot(name: String, area: ScreenArea? = nil)
@@ -80,6 +82,21 @@ public enum FlowCommand: Sendable, Equatable {
     case requestCount(method: String, path: String, count: Int)
     /// `exit CODE`: wait for the program to exit with that status.
     case exit(code: Int32)
+
+    // MARK: What the program reports: shell marks, title, clipboard
+
+    /// `expect-command [within DURATION]`: wait until a shell command finishes (its OSC 133 D
+    /// mark): the first one that was not finished when input was last sent, or after the one
+    /// the previous `expect-command` saw finish.
+    case expectCommand(within: Duration?)
+    /// `command-status N`: the last finished command's exit status (its D mark's) is `N`.
+    case commandStatus(Int)
+    /// `expect-title "text" | /regex/ [within DURATION]`: wait until the title (OSC 0/2) is
+    /// exactly the text, or the regex matches it.
+    case expectTitle(FlowTextPattern, within: Duration?)
+    /// `expect-clipboard "text" | /regex/ [within DURATION]`: wait until the program's last
+    /// clipboard write (OSC 52) is exactly the text, or the regex matches it.
+    case expectClipboard(FlowTextPattern, within: Duration?)
 
     // MARK: The bridge's calls and the launch options
 
@@ -134,11 +151,13 @@ public enum FlowCommand: Sendable, Equatable {
             return Line(.scroll, "\(direction)").raw(count == 1 ? [] : ["\(count)"]).raw(["at", Self.target(target)])
         case .expect(let pattern, let within, let area, let style):
             return Line(.expect).pattern(pattern, area: area, style: style, within: within)
-        case .expectNot(let pattern, let area, let style): return Line(.expectNot).pattern(pattern, area: area, style: style)
+        case .expectNot(let pattern, let area, let style, let during):
+            return Line(.expectNot).pattern(pattern, area: area, style: style, during: during)
         case .expectGone(let pattern, let area, let within): return Line(.expectGone).pattern(pattern, area: area, within: within)
         case .expectOutput(let pattern, let within): return Line(.expectOutput).pattern(pattern, within: within)
         case .expectOutputNot(let pattern): return Line(.expectOutputNot).pattern(pattern)
-        case .waitStable(let duration): return Line(.waitStable, FlowDurationParser.format(duration))
+        case .waitStable(let duration, let area):
+            return Line(.waitStable, FlowDurationParser.format(duration)).raw(area.map { ["in", Self.areaText($0)] } ?? [])
         case .snapshot(let name, let area): return Line(.snapshot, name).raw(area.map { [Self.areaText($0)] } ?? [])
         case .snapshotTranscript(let name): return Line(.snapshotTranscript, name)
         case .spyCount(let name, let count): return Line(.spy, name, "count", "\(count)")
@@ -150,6 +169,10 @@ public enum FlowCommand: Sendable, Equatable {
         case .fileEquals(let name, let file): return Line(.file).word(name).raw("equals").file(file)
         case .requestCount(let method, let path, let count): return Line(.requests, method).word(path).raw(["count", "\(count)"])
         case .exit(let code): return Line(.exit, "\(code)")
+        case .expectCommand(let within): return Line(.expectCommand).raw(within.map { ["within", FlowDurationParser.format($0)] } ?? [])
+        case .commandStatus(let status): return Line(.commandStatus, "\(status)")
+        case .expectTitle(let pattern, let within): return Line(.expectTitle).pattern(pattern, within: within)
+        case .expectClipboard(let pattern, let within): return Line(.expectClipboard).pattern(pattern, within: within)
         case .kill: return Line(.kill)
         case .call(let name, let params, let expected):
             return Line(.call).word(name).json(params).raw(expected == nil ? [] : ["equals"]).json(expected)
@@ -183,6 +206,9 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
     case expect, expectNot = "expect-not", expectGone = "expect-gone", expectOutput = "expect-output"
     case expectOutputNot = "expect-output-not", waitStable = "wait-stable", snapshot, snapshotTranscript = "snapshot-transcript"
     case spy, event, file, requests, exit, kill
+    // What the program reports: shell marks, title, clipboard
+    case expectCommand = "expect-command", commandStatus = "command-status", expectTitle = "expect-title"
+    case expectClipboard = "expect-clipboard"
     // The bridge's calls and the launch options
     case call, probe, given, set, carrier
     // Runs without a terminal (pipes)
@@ -239,9 +265,9 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
                 .expect($0.pattern, within: $0.within, area: $0.area, style: $0.style)
             }, "Waits until the screen shows it (inside the area, with the style, when given).")
         case .expectNot:
-            return .init(.afterLaunch, needs: .terminal, .pattern([.area, .style]) {
-                .expectNot($0.pattern, area: $0.area, style: $0.style)
-            }, "The screen does not show it now (inside the area, with the style, when given).")
+            return .init(.afterLaunch, needs: .terminal, .pattern([.area, .style, .during]) {
+                .expectNot($0.pattern, area: $0.area, style: $0.style, during: $0.during)
+            }, "The screen does not show it now (inside the area, with the style, when given), nor for the time given.")
         case .expectGone:
             return .init(.afterLaunch, needs: .terminal, .pattern([.area, .within]) {
                 .expectGone($0.pattern, area: $0.area, within: $0.within)
@@ -253,8 +279,8 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
             return .init(.afterLaunch, needs: .terminal, .pattern([]) { .expectOutputNot($0.pattern) },
                          "Nothing printed after the output cursor shows it.")
         case .waitStable:
-            return .init(.running, needs: .terminal, .custom("DURATION", parse: Line.waitStable),
-                         "Waits until the screen has not changed for that long.")
+            return .init(.running, needs: .terminal, .custom("DURATION [in AREA]", parse: Line.waitStable),
+                         "Waits until the screen (or the area) has not changed for that long.")
         case .snapshot:
             return .init(.afterLaunch, needs: .terminal, .custom("NAME [AREA]", parse: Line.snapshot),
                          "Compares the screen (or the area) with a reference snapshot.")
@@ -278,6 +304,18 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
             return .init(.ending, .custom("CODE", parse: Line.exit), "Waits for the program to exit with that status.")
         case .kill:
             return .init(.ending, .custom("", parse: Line.kill), "Ends the program's process group now.")
+        case .expectCommand:
+            return .init(.afterLaunch, needs: .terminal, .custom("[within DURATION]", parse: Line.expectCommand),
+                         "Waits until the shell's command finishes (OSC 133 marks).")
+        case .commandStatus:
+            return .init(.afterLaunch, needs: .terminal, .custom("N", parse: Line.commandStatus),
+                         "The last finished command's exit status is N.")
+        case .expectTitle:
+            return .init(.afterLaunch, needs: .terminal, .pattern(.within) { .expectTitle($0.pattern, within: $0.within) },
+                         "Waits until the title is the text, or matches the regex.")
+        case .expectClipboard:
+            return .init(.afterLaunch, needs: .terminal, .pattern(.within) { .expectClipboard($0.pattern, within: $0.within) },
+                         "Waits until the program's last clipboard write is the text, or matches the regex.")
         case .call:
             return .init(.running, needs: [.terminal, .bridge, .files], .custom("NAME [JSON] [equals JSON]", parse: Line.call),
                          "Calls the app's probe or handler through the bridge, and compares the reply.")

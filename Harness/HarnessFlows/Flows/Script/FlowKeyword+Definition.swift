@@ -96,7 +96,8 @@ extension FlowKeyword {
 
         /// `"text"|/regex/` followed by `options` in any order, each at most once.
         static func pattern(_ options: PatternOptions, make: @escaping @Sendable (PatternArguments) -> FlowCommand) -> Grammar {
-            let written = [(PatternOptions.area, "[in AREA]"), (.style, "[style ATTRIBUTES...]"), (.within, "[within DURATION]")]
+            let written = [(PatternOptions.area, "[in AREA]"), (.style, "[style ATTRIBUTES...]"), (.within, "[within DURATION]"),
+                           (.during, "[for DURATION]")]
                 .filter { options.contains($0.0) }.map(\.1)
             return Grammar(forms: [(["\"text\"|/regex/"] + written).joined(separator: " ")]) { parser in
                 { () throws(FlowParseError) in make(try parser.patternArguments(options)) }
@@ -115,6 +116,8 @@ extension FlowKeyword {
         public static let style = PatternOptions(rawValue: 1 << 1)
         /// `within DURATION`.
         public static let within = PatternOptions(rawValue: 1 << 2)
+        /// `for DURATION` (`expect-not`: not during that time).
+        public static let during = PatternOptions(rawValue: 1 << 3)
     }
 
     /// What a pattern command's line gave (options not accepted stay nil).
@@ -123,5 +126,6 @@ extension FlowKeyword {
         var area: ScreenArea?
         var style: TextStyle?
         var within: Duration?
+        var during: Duration?
     }
 }

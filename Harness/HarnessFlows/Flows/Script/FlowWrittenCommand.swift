@@ -57,12 +57,15 @@ struct FlowWrittenCommand {
         return raw(json.description)
     }
 
-    /// Adds a pattern and its options, in the canonical order `in`, `style`, `within`.
-    func pattern(_ pattern: FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil, within: Duration? = nil) -> Self {
+    /// Adds a pattern and its options, in the canonical order `in`, `style`, `within`, `for`.
+    func pattern(
+        _ pattern: FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil, within: Duration? = nil, during: Duration? = nil
+    ) -> Self {
         raw(pattern.description)
             .raw(area.map { ["in", FlowCommand.areaText($0)] } ?? [])
             .raw(style.map { ["style", "\($0)"] } ?? [])
             .raw(within.map { ["within", FlowDurationParser.format($0)] } ?? [])
+            .raw(during.map { ["for", FlowDurationParser.format($0)] } ?? [])
     }
 
     /// Adds what a stub route answers (the part of a `stub` line after the path).

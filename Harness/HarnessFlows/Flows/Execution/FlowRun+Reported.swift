@@ -1,0 +1,104 @@
+import Foundation
+import HarnessCore
+import TerminalEmulator
+
+extension FlowRun {
+    // MARK: - expect-command, command-status
+
+    /// `expect-command`: waits until a shell command finishes (OSC 133 D), the first one not
+    /// finished when input was last sent (see `TerminalDriving.waitForCommand`).
+    func expectCommand(within limit: Duration) async throws {
+        let session = try session
+        do {
+            try await session.waitForCommand(timeout: limit)
+        } catch TerminalSessionError.exitedWhileWaiting(_, let status, _, _, _) {
+            throw FlowStepFailure("the program \(status) before a command finished")
+        } catch {
+            let failure = Self.waitFailure(error, what: "no command finished", limit: limit)
+            throw FlowStepFailure(failure.problem + "; " + session.commandWaitState, details: failure.details,
+                                  showsScreen: failure.showsScreen)
+        }
+    }
+
+    /// `command-status N`: the last finished command's exit status (its D mark's) is `N`.
+    func commandStatus(_ expected: Int) throws {
+        let finished = try session.screen.shellCommands.filter { $0.phase == .finished && $0.ran }
+        guard let last = finished.last else {
+            throw FlowStepFailure("no command has finished (no OSC 133 D mark after a C mark; see \"Shell integration\" in docs/FLOWS.md)")
+        }
+        guard last.exitStatus != expected else { return }
+        let seen = finished.suffix(5).map { "\($0.commandText.map(\.debugDescription) ?? "command \($0.number)") \($0.exitStatus.map(String.init) ?? "none")" }
+        throw FlowStepFailure("the last command \(last.summary), expected status \(expected)",
+                              details: "Statuses seen (latest last): " + seen.joined(separator: ", "), showsScreen: false)
+    }
+
+    // MARK: - expect-title, expect-clipboard
+
+    /// `expect-title`: waits until the title is exactly the text, or the regex matches it.
+    func expectTitle(_ pattern: FlowTextPattern, within limit: Duration) async throws {
+        let session = try session
+        do {
+            switch pattern {
+            case .text(let text): try await session.waitFor(title: text, timeout: limit)
+            case .regex(let regex): try await session.waitFor(titleRegex: regex, timeout: limit)
+            }
+        } catch {
+            let title = session.screen.title
+            throw Self.reportedFailure(error, what: "the title never became it", limit: limit,
+                                       seen: title.isEmpty ? "the program set no title" : "the title is \(title.debugDescription)")
+        }
+    }
+
+    /// `expect-clipboard`: waits until the program's last clipboard write (OSC 52) is exactly
+    /// the text, or the regex matches it.
+    func expectClipboard(_ pattern: FlowTextPattern, within limit: Duration) async throws {
+        let session = try session
+        do {
+            switch pattern {
+            case .text(let text): try await session.waitFor(clipboard: text, timeout: limit)
+            case .regex(let regex): try await session.waitFor(clipboardRegex: regex, timeout: limit)
+            }
+        } catch {
+            let writes = session.screen.clipboardWrites.suffix(3).map(\.text.debugDescription)
+            throw Self.reportedFailure(error, what: "the clipboard never held it", limit: limit,
+                                       seen: writes.isEmpty ? "the program wrote nothing to the clipboard (OSC 52)"
+                                           : "its last writes: " + writes.joined(separator: ", "))
+        }
+    }
+
+    /// A failed wait on what the program reports: `what within 5s; seen`, without the last bytes.
+    static func reportedFailure(_ error: any Error, what: String, limit: Duration, seen: String) -> FlowStepFailure {
+        if case TerminalSessionError.exitedWhileWaiting(_, let status, _, _, _) = error {
+            return FlowStepFailure("the program \(status); \(seen)", showsScreen: false)
+        }
+        let failure = waitFailure(error, what: what, limit: limit)
+        return FlowStepFailure(failure.problem + "; " + seen, showsScreen: false)
+    }
+
+    // MARK: - expect-not ... for, wait-stable ... in
+
+    /// `expect-not ... for DURATION`: the screen does not show it now, nor at any change during
+    /// `duration`: fails on the first screen that shows it, passes when the time is over (or
+    /// when the program ended without showing it).
+    func expectNot(_ pattern: FlowTextPattern, area: ScreenArea?, style: TextStyle?, for duration: Duration) async throws {
+        let session = try session
+        let shows = try Self.screenShows(pattern, area: area, style: style)
+        let place = (area.map { " in \($0)" } ?? "") + (style.map { " styled \($0)" } ?? "")
+        do {
+            try await session.waitFor("the screen to show \(pattern)\(place)", timeout: duration, where: shows)
+        } catch TerminalSessionError.timeout, TerminalSessionError.exitedWhileWaiting {
+            return
+        }
+        throw FlowStepFailure("the screen showed it\(place) during the \(FlowDurationParser.format(duration)) it must not")
+    }
+
+    /// `wait-stable DURATION in AREA`: waits until the area has not changed for `quiet`.
+    func waitStable(_ quiet: Duration, in area: ScreenArea) async throws {
+        let limit = max(timeout, quiet + quiet)
+        do {
+            try await session.waitUntilStable(quietFor: quiet, in: area, timeout: limit)
+        } catch {
+            throw Self.waitFailure(error, what: "the screen kept changing in \(area)", limit: limit)
+        }
+    }
+}
