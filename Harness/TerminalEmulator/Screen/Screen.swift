@@ -29,6 +29,8 @@ struct Screen {
     var savedMain: SavedCursor?
     var savedAlternate: SavedCursor?
     var title = ""
+    /// The kitty keyboard flags' stacks, one per screen (``Screen+Keyboard``).
+    var keyboardStacks = (main: KittyKeyboardStack(), alternate: KittyKeyboardStack())
     var clusters = ClusterTable()
     /// Lines that scrolled off the top of the main buffer.
     var scrollback: Scrollback
