@@ -93,6 +93,10 @@ public struct AppAction: Sendable, CustomStringConvertible {
     public static func scroll(_ direction: ScrollDirection, count: Int = 1, at target: MouseTarget) -> AppAction {
         AppAction(.scroll(direction, count: count, at: target))
     }
+    /// Moves the mouse onto the target with no button held (`hover "text"|ROW,COL`; mode 1003 only).
+    public static func hover(_ target: MouseTarget) -> AppAction { AppAction(.hover(target)) }
+    /// Tells the app the terminal gained or lost the focus (`focus in|out`; mode 1004 only).
+    public static func focus(_ change: FocusChange) -> AppAction { AppAction(.focus(change)) }
     /// Calls a bridge handler with JSON parameters (`"null"` for none): `call NAME JSON`.
     public static func call(_ name: String, json: String) -> AppAction {
         AppAction(.call(name: name, params: .inline(json), expected: nil))

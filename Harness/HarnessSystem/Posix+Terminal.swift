@@ -22,9 +22,11 @@ extension Posix {
         return (master, slave)
     }
 
-    /// Sets the window size of the terminal behind `fd` (`TIOCSWINSZ`).
-    package static func setWindowSize(_ fd: Int32, cols: Int, rows: Int) throws(SystemError) {
-        var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: cols), ws_xpixel: 0, ws_ypixel: 0)
+    /// Sets the window size of the terminal behind `fd` (`TIOCSWINSZ`), in cells and, when
+    /// given, in pixels (`ws_xpixel`, `ws_ypixel`).
+    package static func setWindowSize(_ fd: Int32, cols: Int, rows: Int, pixelWidth: Int = 0, pixelHeight: Int = 0) throws(SystemError) {
+        var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: cols),
+                           ws_xpixel: UInt16(clamping: pixelWidth), ws_ypixel: UInt16(clamping: pixelHeight))
         try retrying("ioctl(TIOCSWINSZ)") { ioctl(fd, UInt(TIOCSWINSZ), &size) }
     }
 

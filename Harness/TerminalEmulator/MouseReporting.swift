@@ -37,7 +37,7 @@ public enum MouseTracking: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// How mouse reports are encoded (DECSET 1005, 1006, 1015; none of them: xterm's legacy form).
+/// How mouse reports are encoded (DECSET 1005, 1006, 1015, 1016; none of them: xterm's legacy form).
 ///
 /// The encodings exclude each other: setting one replaces the other, and resetting one only
 /// has an effect when it is the active one, as in xterm.
@@ -50,6 +50,9 @@ public enum MouseEncoding: Sendable, Hashable, CustomStringConvertible {
     case sgr
     /// Mode 1015, urxvt: `CSI 32+button ; column ; row M`.
     case urxvt
+    /// Mode 1016, SGR-Pixels: SGR's form with the position in pixels instead of cells (see
+    /// ``CellPixelSize``: a cell is reported at the pixel in its middle).
+    case sgrPixels
 
     /// The DECSET number of the encoding (nil for ``legacy``).
     public var modeNumber: Int? {
@@ -58,6 +61,7 @@ public enum MouseEncoding: Sendable, Hashable, CustomStringConvertible {
         case .utf8: return 1005
         case .sgr: return 1006
         case .urxvt: return 1015
+        case .sgrPixels: return 1016
         }
     }
 
@@ -68,6 +72,7 @@ public enum MouseEncoding: Sendable, Hashable, CustomStringConvertible {
         case .utf8: return "UTF-8 (mode 1005)"
         case .sgr: return "SGR (mode 1006)"
         case .urxvt: return "urxvt (mode 1015)"
+        case .sgrPixels: return "SGR-Pixels (mode 1016)"
         }
     }
 }

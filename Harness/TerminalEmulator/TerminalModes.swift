@@ -17,14 +17,20 @@ public struct TerminalModes: Sendable, Equatable {
     public var applicationKeypad: Bool
     /// The mouse events the program asked for (DECSET 9, 1000, 1002, 1003; off by default).
     public var mouseTracking: MouseTracking
-    /// How mouse events are encoded (DECSET 1005, 1006, 1015; legacy bytes by default).
+    /// How mouse events are encoded (DECSET 1005, 1006, 1015, 1016; legacy bytes by default).
     public var mouseEncoding: MouseEncoding
+    /// Mode 1004: the program wants `CSI I` when the terminal gains focus, `CSI O` when it loses it.
+    public var focusReporting: Bool
+    /// The kitty keyboard protocol flags of the screen shown now: the top of its stack
+    /// (`CSI > flags u` pushes, `CSI < n u` pops; none by default: xterm's legacy keys).
+    public var kittyKeyboard: KittyKeyboardFlags
 
     /// The modes of a freshly reset terminal.
     public init(
         applicationCursorKeys: Bool = false, bracketedPaste: Bool = false, cursorVisible: Bool = true,
         autowrap: Bool = true, originMode: Bool = false, alternateScreen: Bool = false,
-        applicationKeypad: Bool = false, mouseTracking: MouseTracking = .off, mouseEncoding: MouseEncoding = .legacy
+        applicationKeypad: Bool = false, mouseTracking: MouseTracking = .off, mouseEncoding: MouseEncoding = .legacy,
+        focusReporting: Bool = false, kittyKeyboard: KittyKeyboardFlags = []
     ) {
         self.applicationCursorKeys = applicationCursorKeys
         self.bracketedPaste = bracketedPaste
@@ -35,5 +41,7 @@ public struct TerminalModes: Sendable, Equatable {
         self.applicationKeypad = applicationKeypad
         self.mouseTracking = mouseTracking
         self.mouseEncoding = mouseEncoding
+        self.focusReporting = focusReporting
+        self.kittyKeyboard = kittyKeyboard
     }
 }

@@ -34,6 +34,28 @@ import Harness
         #expect(all.contains("expect-output-not"))
     }
 
+    /// The commands of a flow's lines: comment lines, trailing comments and blank lines dropped.
+    static func commands(_ text: String) -> [String] {
+        text.split(separator: "\n").map { String($0) }.filter { !$0.hasPrefix("#") }
+            .map { $0.replacingOccurrences(of: #"\s{2,}#.*$"#, with: "", options: .regularExpression) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// An example that says it is a whole bundled flow (`# Tests/Flows/X.flow (the whole flow...`
+    /// on its first line) shows that flow's commands, so the docs cannot drift from what runs.
+    @Test func examplesNamingABundledFlowMirrorIt() throws {
+        let root = Self.document.deletingLastPathComponent().deletingLastPathComponent()
+        var mirrored = 0
+        for example in try Self.examples() {
+            guard let first = example.split(separator: "\n").first, first.hasPrefix("# Tests/Flows/"), first.contains("(the whole flow"),
+                  let path = first.dropFirst(2).split(separator: " ").first else { continue }
+            let file = try String(contentsOf: root.appendingPathComponent(String(path)), encoding: .utf8)
+            #expect(Self.commands(example) == Self.commands(file), "docs/FLOWS.md's example of \(path)")
+            mirrored += 1
+        }
+        #expect(mirrored >= 1)
+    }
+
     @Test func everyExampleParses() throws {
         let examples = try Self.examples()
         #expect(examples.count >= 4)

@@ -27,6 +27,8 @@ import Harness
         .doubleClick: [#"double-click "notes.txt""#],
         .drag: [#"drag 1,0 to "end""#],
         .scroll: ["scroll down 3 at 5,0", #"scroll up at "Log""#],
+        .hover: [#"hover "Help""#, "hover 2,7"],
+        .focus: ["focus in", "focus out"],
         .expect: [#"expect "Todos" within 2s"#, #"expect /O+ps/ in rows 2-10 style bold fg=red within 1s"#],
         .expectNot: [#"expect-not "Error""#, "expect-not /Err(or)?/", #"expect-not "Oops" in rows 1-2 style bold fg=red"#,
                      #"expect-not "Error" for 2s"#],

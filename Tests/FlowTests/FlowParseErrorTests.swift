@@ -6,7 +6,7 @@ import Harness
     /// A valid prefix: errors below are on line 3 of `app ./todo`, `launch`, then the line.
     static let lineErrors: [(line: String, expected: String)] = [
         ("press entr", #"3:7: unknown key "entr" (did you mean "enter"?)"#),
-        ("press enter ctrl-1", #"3:13: unknown key "ctrl-1""#),
+        ("press enter ctrl-nothing", #"3:13: unknown key "ctrl-nothing""#),
         ("prss enter", #"3:1: unknown command "prss" (did you mean "press"?)"#),
         (#"type "abc"#, "3:6: unterminated string (no closing \" on this line)"),
         (#"type "a\qb""#, #"3:8: invalid escape "\q""#),

@@ -82,7 +82,7 @@ import Harness
         #expect(try Key(parsing: key.name) == key)
     }
 
-    @Test(arguments: ["entr", "f0", "f13", "ctrl-", "ctrl-1", "alt-", "hyper-x", ""])
+    @Test(arguments: ["entr", "f0", "f13", "ctrl-", "ctrl-nothing", "alt-", "hyper-x", "shift-", "release:", ""])
     func invalidKeyNames(name: String) {
         #expect((try? Key(parsing: name)) == nil)
     }

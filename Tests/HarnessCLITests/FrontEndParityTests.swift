@@ -30,6 +30,8 @@ import Stubs
     }
 
     /// Prints two lines, then echoes each line it reads (the test's input, never the clock decides).
+    /// After `modes` it enables focus reporting, any-event SGR mouse and the kitty keyboard
+    /// protocol's flag 1, and echoes each line in hex.
     static let program = """
         #!/bin/sh
         printf 'hello world\\nready\\n'
@@ -37,6 +39,8 @@ import Stubs
           [ "$line" = quit ] && exit 3
           [ "$line" = clear ] && printf '\\033[2J\\033[H' && continue
           [ "$line" = osc ] && printf '\\033]2;a title\\007\\033]52;c;Y29weQ==\\007\\033]8;;https://x.test/\\007link\\033]8;;\\007\\n\\033]133;A\\007$ \\033]133;B\\007(exit 3)\\n\\033]133;C\\007\\033]133;D;3\\007\\n' && continue
+          [ "$line" = modes ] && printf '\\033[?1004;1003;1006h\\033[>1umodes on\\n' && hex=1 && continue
+          [ -n "$hex" ] && printf 'hex %s\\n' "$(printf '%s' "$line" | od -An -tx1 | tr -d ' \\n')" && continue
           printf 'got %s\\n' "$line"
         done
         """
@@ -117,6 +121,25 @@ import Stubs
             swift: [.expect(.text("ready"), .stable(for: .milliseconds(50)))], passes: true),
         Row(name: "a click where the program did not ask for the mouse", flow: [#"expect "ready""#, #"click "ready""#],
             swift: [.expect(.text("ready")), AppStep(.click(.text("ready")))], passes: false),
+        Row(name: "press with modifiers", flow: [#"expect "ready""#, "press shift-a shift-1 enter", #"expect-output "got A!""#],
+            swift: [.expect(.text("ready")), AppStep(.press([.shift(.character("a")), .shift(.character("1")), .enter]),
+                                                     expect: .output("got A!"))], passes: true),
+        Row(name: "a key xterm's bytes cannot send", flow: [#"expect "ready""#, "press ctrl-enter"],
+            swift: [.expect(.text("ready")), AppStep(.press(.ctrl(.enter)))], passes: false),
+        Row(name: "focus where the program did not enable it", flow: [#"expect "ready""#, "focus in"],
+            swift: [.expect(.text("ready")), AppStep(.focus(.in))], passes: false),
+        Row(name: "hover where the program did not ask for the mouse", flow: [#"expect "ready""#, #"hover "ready""#],
+            swift: [.expect(.text("ready")), AppStep(.hover(.text("ready")))], passes: false),
+        Row(name: "focus, hover and kitty keys", flow: [
+                #"expect "ready""#, #"type "modes\r""#, #"expect "modes on""#, "focus in", #"hover "ready""#,
+                "press ctrl-enter shift-down enter", #"expect-output "hex 1b5b491b5b3c33353b313b324d1b5b31333b35751b5b313b3242""#,
+            ],
+            swift: [
+                .expect(.text("ready")), AppStep(.type("modes\r"), expect: .text("modes on")), AppStep(.focus(.in)),
+                AppStep(.hover(.text("ready"))),
+                AppStep(.press([.ctrl(.enter), .shift(.down), .enter]),
+                        expect: .output("hex 1b5b491b5b3c33353b313b324d1b5b31333b35751b5b313b3242")),
+            ], passes: true),
         Row(name: "exit with the expected status", flow: [#"expect "ready""#, #"type "quit\r""#, "exit 3"],
             swift: [.expect(.text("ready")), AppStep(.type("quit\r"), expect: .exit(.exited(3)))], passes: true),
         Row(name: "exit with another status", flow: [#"expect "ready""#, #"type "quit\r""#, "exit 0"],

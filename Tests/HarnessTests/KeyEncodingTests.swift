@@ -115,7 +115,8 @@ import Harness
         #expect(try Key(parsing: name) == key, "\(name)")
     }
 
-    @Test(arguments: ["", "f13", "f0", "ctrl-", "ctrl-1", "hyper-x", "enterr", "alt-nothing"])
+    @Test(arguments: ["", "f13", "f0", "ctrl-", "hyper-x", "enterr", "alt-nothing", "shift-", "super-nothing",
+                      "release:", "release:release:a", "ctrl-release:a"])
     func rejectsUnknownNames(_ name: String) {
         #expect(throws: KeyError.unknownKeyName(name)) { try Key(parsing: name) }
     }

@@ -50,6 +50,12 @@ import TerminalEmulator
         (MouseEvent(.motion(nil), at: at(9, 19)), .anyEvent, .sgr, text("\u{1b}[<35;20;10M")),
         (MouseEvent(.press(.middle), at: at(0, 0), modifiers: [.shift, .alt]), .normal, .sgr, text("\u{1b}[<13;1;1M")),
         (MouseEvent(.press(.left), at: at(999, 4999)), .normal, .sgr, text("\u{1b}[<0;5000;1000M")),
+        // SGR-Pixels (1016): SGR with the pixel in the middle of the cell (10x20 pixels a cell).
+        (MouseEvent(.press(.left), at: at(0, 0)), .normal, .sgrPixels, text("\u{1b}[<0;6;11M")),
+        (MouseEvent(.release(.left), at: at(2, 4)), .normal, .sgrPixels, text("\u{1b}[<0;46;51m")),
+        (MouseEvent(.release(.right), at: at(2, 4)), .normal, .sgrPixels, text("\u{1b}[<2;46;51m")),
+        (MouseEvent(.motion(nil), at: at(23, 79)), .anyEvent, .sgrPixels, text("\u{1b}[<35;796;471M")),
+        (MouseEvent(.motion(nil), at: at(23, 79)), .buttonEvent, .sgrPixels, nil),
         // urxvt: 32 + code in decimal.
         (MouseEvent(.press(.left), at: at(0, 0)), .normal, .urxvt, text("\u{1b}[32;1;1M")),
         (MouseEvent(.release(.left), at: at(299, 299)), .normal, .urxvt, text("\u{1b}[35;300;300M")),

@@ -1,67 +1,61 @@
+import TerminalEmulator
+
 extension Key {
-    /// The bytes xterm sends for this key. In application cursor-key mode (DECCKM, `CSI ? 1 h`)
-    /// arrows, Home and End are sent as SS3 sequences (`ESC O A`) instead of CSI (`ESC [ A`).
-    public func encoded(applicationCursorKeys: Bool = false) throws(KeyError) -> [UInt8] {
-        switch self {
-        case .enter: return [0x0d]
-        case .tab: return [0x09]
-        case .backTab: return Self.csi + Array("Z".utf8)
-        case .backspace: return [0x7f]
-        case .escape: return [0x1b]
-        case .up, .down, .right, .left, .home, .end:
-            let final = cursorFinalByte!
-            return (applicationCursorKeys ? Self.ss3 : Self.csi) + [final]
-        case .insert, .delete, .pageUp, .pageDown:
-            return Self.csi + Array("\(tildeNumber!)~".utf8)
-        case .f(let number):
-            guard (1...12).contains(number) else { throw .unsupportedFunctionKey(number) }
-            if let final = functionFinalByte(number) { return Self.ss3 + [final] }
-            return Self.csi + Array("\(Self.functionTildeNumbers[number - 5])~".utf8)
-        case .ctrl(let character):
-            return [try Self.controlByte(for: character)]
-        case .character(let character):
-            return Array(String(character).utf8)
-        case .alt(let key):
-            return try key.encodedWithAlt(applicationCursorKeys: applicationCursorKeys)
-        }
-    }
-
-    // MARK: - Alt
-
-    /// xterm's modifier parameter for Alt (1 + 2).
-    private static let altModifier = 3
-
-    private func encodedWithAlt(applicationCursorKeys: Bool) throws(KeyError) -> [UInt8] {
-        switch self {
-        case .alt(let inner):
-            // Alt twice is still Alt.
-            return try inner.encodedWithAlt(applicationCursorKeys: applicationCursorKeys)
-        case .up, .down, .right, .left, .home, .end:
-            // With a modifier xterm always uses the CSI form: CSI 1 ; 3 A.
-            return Self.csi + Array("1;\(Self.altModifier)".utf8) + [cursorFinalByte!]
-        case .insert, .delete, .pageUp, .pageDown:
-            return Self.csi + Array("\(tildeNumber!);\(Self.altModifier)~".utf8)
-        case .f(let number):
-            guard (1...12).contains(number) else { throw .unsupportedFunctionKey(number) }
-            if let final = functionFinalByte(number) {
-                return Self.csi + Array("1;\(Self.altModifier)".utf8) + [final]
+    /// The bytes the terminal sends for this key.
+    ///
+    /// With no kitty keyboard flags (the default) they are xterm's: `CSI 1 ; m A` for a cursor
+    /// key with modifiers (m = 1 + shift 1 + alt 2 + ctrl 4), `CSI n ; m ~` for Insert, Delete,
+    /// the page keys and F5 to F12, `SS3 P` for F1 to F4 without modifiers, an ESC prefix for
+    /// Alt, a C0 control byte for Ctrl and a letter. In application cursor-key mode (DECCKM,
+    /// `CSI ? 1 h`) unmodified arrows, Home and End are `ESC O A` instead of `ESC [ A`. A key
+    /// those bytes cannot tell from another one (`ctrl-enter` is `enter`, `ctrl-shift-a` is
+    /// `ctrl-a`) or cannot express (Super, a release) throws instead of sending wrong bytes.
+    ///
+    /// With kitty flags (what the program pushed, ``TerminalModes/kittyKeyboard``) the key is
+    /// encoded as the kitty keyboard protocol says: see ``KittyKeyEncoder``.
+    public func encoded(applicationCursorKeys: Bool = false, kittyFlags: KittyKeyboardFlags = []) throws(KeyError) -> [UInt8] {
+        let stroke = stroke
+        if case .f(let number) = stroke.base, !(1...12).contains(number) { throw .unsupportedFunctionKey(number) }
+        if stroke.isRelease {
+            guard kittyFlags.contains(.reportEventTypes) else {
+                throw .releaseNotReported(key: stroke.pressed.name, flags: kittyFlags,
+                                          reason: "the program did not ask for key release events (kitty keyboard flag 2)")
             }
-            return Self.csi + Array("\(Self.functionTildeNumbers[number - 5]);\(Self.altModifier)~".utf8)
-        default:
-            // Meta sends Escape: ESC followed by the plain key.
-            return [0x1b] + (try encoded(applicationCursorKeys: applicationCursorKeys))
+        } else if kittyFlags.isDisjoint(with: [.disambiguate, .reportAllKeysAsEscapeCodes]) {
+            return try LegacyKeyEncoder(applicationCursorKeys: applicationCursorKeys).bytes(for: stroke)
         }
+        return try KittyKeyEncoder(flags: kittyFlags).bytes(for: stroke)
     }
 
-    // MARK: - Tables
+    /// The keys that type `text` on the harness's keyboard, one per character: a printable
+    /// character is its own key, `\r` and `\n`... are the keys a C0 control byte comes from
+    /// (`\r` Enter, `\t` Tab, ESC Escape, DEL Backspace, `\u{1}` ctrl-a, `\n` ctrl-j, NUL ctrl-space).
+    static func typing(_ text: String) -> [Key] {
+        text.map { character in
+            guard let ascii = character.asciiValue, ascii < 0x20 || ascii == 0x7f else { return .character(character) }
+            switch ascii {
+            case 0x0d: return .enter
+            case 0x09: return .tab
+            case 0x1b: return .escape
+            case 0x7f: return .backspace
+            case 0x00: return .ctrl(" ")
+            case 0x01...0x1a: return .ctrl(Character(UnicodeScalar(ascii + 0x60)))
+            default: return .ctrl(Character(UnicodeScalar(ascii + 0x40)))  // 0x1c...0x1f: ctrl-\ ] ^ _
+            }
+        }
+    }
+}
 
-    private static let csi: [UInt8] = [0x1b, 0x5b]
-    private static let ss3: [UInt8] = [0x1b, 0x4f]
-    /// F5 to F12: `CSI 15 ~` ... `CSI 24 ~` (xterm skips 16 and 22).
-    private static let functionTildeNumbers = [15, 17, 18, 19, 20, 21, 23, 24]
+extension KeyStroke {
+    /// The same stroke going down.
+    var pressed: KeyStroke { KeyStroke(base: base, modifiers: modifiers, isRelease: false) }
 
-    private var cursorFinalByte: UInt8? {
-        switch self {
+    /// xterm's and kitty's modifier parameter: 1 + the bits.
+    var modifierParameter: Int { 1 + modifiers.rawValue }
+
+    /// The final byte of the keys sent as `CSI 1 ; m X` (arrows, Home, End; F1, F2, F4 in kitty's form).
+    var letterFinal: UInt8? {
+        switch base {
         case .up: return UInt8(ascii: "A")
         case .down: return UInt8(ascii: "B")
         case .right: return UInt8(ascii: "C")
@@ -72,31 +66,15 @@ extension Key {
         }
     }
 
-    private var tildeNumber: Int? {
-        switch self {
+    /// The number of the keys sent as `CSI n ; m ~` (F1 to F4 are not among them in xterm's form).
+    var tildeNumber: Int? {
+        switch base {
         case .insert: return 2
         case .delete: return 3
         case .pageUp: return 5
         case .pageDown: return 6
+        case .f(let number) where number >= 5: return [15, 17, 18, 19, 20, 21, 23, 24][number - 5]  // xterm skips 16 and 22
         default: return nil
-        }
-    }
-
-    /// F1 to F4 are `SS3 P` to `SS3 S`.
-    private func functionFinalByte(_ number: Int) -> UInt8? {
-        (1...4).contains(number) ? UInt8(ascii: "P") + UInt8(number - 1) : nil
-    }
-
-    /// The C0 control byte for Ctrl plus `character`, as xterm maps it.
-    private static func controlByte(for character: Character) throws(KeyError) -> UInt8 {
-        guard let ascii = character.asciiValue else { throw .unsupportedControlCharacter(character) }
-        switch ascii {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): return ascii - UInt8(ascii: "a") + 1
-        case UInt8(ascii: "@")...UInt8(ascii: "_"): return ascii - UInt8(ascii: "@")  // A-Z [ \ ] ^ _
-        case UInt8(ascii: " "): return 0
-        case UInt8(ascii: "?"): return 0x7f
-        case UInt8(ascii: "2"): return 0  // Ctrl-2 is NUL, like Ctrl-@
-        default: throw .unsupportedControlCharacter(character)
         }
     }
 }

@@ -1,9 +1,10 @@
 extension Key {
     /// Parses a key name as written in flow scripts: `enter`, `tab`, `shift-tab`, `backspace`,
     /// `esc`, `up`, `down`, `left`, `right`, `home`, `end`, `pgup`, `pgdn`, `insert`, `delete`,
-    /// `f1`...`f12`, `space`, `ctrl-c` (also `c-c`, `^c`), `alt-x` (also `meta-x`, `m-x`),
-    /// combinations such as `ctrl-alt-x`, or a single character. Case-insensitive except for
-    /// a single character.
+    /// `f1`...`f12`, `space`, or a single character, after any of the modifiers `ctrl-`
+    /// (also `c-`, `^c`), `alt-` (also `meta-`, `m-`), `shift-` and `super-`, in any order
+    /// (`ctrl-shift-f5`, `alt-enter`, `super-x`); `release:KEY` is the key going up.
+    /// Case-insensitive except for a single character.
     public init(parsing name: String) throws(KeyError) {
         guard let key = Self.parse(name) else { throw .unknownKeyName(name) }
         self = key
@@ -24,7 +25,21 @@ extension Key {
         "space": .character(" "), "spc": .character(" "),
     ]
 
+    /// The modifier prefixes a name may start with (also with `+` instead of `-`).
+    private static let modifierPrefixes: [(String, KeyModifiers)] = [
+        ("ctrl", .ctrl), ("control", .ctrl), ("c", .ctrl), ("alt", .alt), ("meta", .alt), ("m", .alt),
+        ("shift", .shift), ("super", .super),
+    ]
+
     private static func parse(_ name: String) -> Key? {
+        let releasePrefix = "release:"
+        if name.count > releasePrefix.count, name.lowercased().hasPrefix(releasePrefix) {
+            return parsePressed(String(name.dropFirst(releasePrefix.count))).map { .release($0) }
+        }
+        return parsePressed(name)
+    }
+
+    private static func parsePressed(_ name: String) -> Key? {
         if name.count == 1, let character = name.first { return .character(character) }
         let lowered = name.lowercased()
         if let key = namedKeys[lowered] { return key }
@@ -32,63 +47,60 @@ extension Key {
             return .f(number)
         }
         // "^c" is Ctrl-C.
-        if name.count == 2, name.hasPrefix("^"), let character = name.last {
-            return controlKey(character)
-        }
-        for prefix in ["ctrl-", "control-", "c-", "ctrl+", "control+"] where lowered.hasPrefix(prefix) {
-            let rest = String(name.dropFirst(prefix.count))
-            if rest.count == 1, let character = rest.first { return controlKey(character) }
-            if rest.lowercased() == "space" { return controlKey(" ") }
-            // ctrl-alt-x is Alt with Ctrl-X.
-            if let inner = parse(rest), case .alt(let base) = inner, case .character(let character) = base {
-                return controlKey(character).map { .alt($0) }
+        if name.count == 2, name.hasPrefix("^"), let character = name.last { return .ctrl(character) }
+        for (word, modifier) in modifierPrefixes {
+            for separator in ["-", "+"] where lowered.hasPrefix(word + separator) {
+                let rest = String(name.dropFirst(word.count + 1))
+                if modifier == .ctrl, rest.count == 1, let character = rest.first { return .ctrl(character) }
+                if modifier == .ctrl, rest.lowercased() == "space" { return .ctrl(" ") }
+                guard let inner = parsePressed(rest) else { return nil }
+                return modifier == .alt ? .alt(inner) : .modified(inner, modifier)
             }
-            return nil
-        }
-        for prefix in ["alt-", "meta-", "m-", "alt+", "meta+"] where lowered.hasPrefix(prefix) {
-            let rest = String(name.dropFirst(prefix.count))
-            return parse(rest).map { .alt($0) }
         }
         return nil
-    }
-
-    /// Ctrl plus a character, accepted only where it has a control code.
-    private static func controlKey(_ character: Character) -> Key? {
-        let lowered = Character(character.lowercased())
-        let key = Key.ctrl(lowered.isLetter ? lowered : character)
-        return (try? key.encoded()) == nil ? nil : key
     }
 }
 
 extension Key {
     /// The key's canonical name, as ``init(parsing:)`` reads it back: `enter`, `pgdn`, `f5`,
-    /// `ctrl-c`, `alt-x`, `space`, or the character itself.
-    public var name: String {
-        switch self {
-        case .enter: "enter"
-        case .tab: "tab"
-        case .backTab: "backtab"
-        case .backspace: "backspace"
-        case .escape: "esc"
-        case .up: "up"
-        case .down: "down"
-        case .left: "left"
-        case .right: "right"
-        case .home: "home"
-        case .end: "end"
-        case .pageUp: "pgup"
-        case .pageDown: "pgdn"
-        case .insert: "insert"
-        case .delete: "delete"
-        case .f(let number): "f\(number)"
-        case .ctrl(let character): character == " " ? "ctrl-space" : "ctrl-\(character)"
-        case .alt(let key): "alt-\(key.name)"
-        case .character(" "): "space"
-        case .character(let character): String(character)
+    /// `ctrl-c`, `alt-x`, `shift-down`, `ctrl-alt-shift-f5`, `release:a`, `space`, or the
+    /// character itself (the modifiers in the order ctrl, alt, shift, super).
+    public var name: String { stroke.name }
+
+    /// Spelled-out key names, for "did you mean" suggestions.
+    public static let commonNames: [String] = Array(namedKeys.keys) + (1...12).map { "f\($0)" }
+        + ["ctrl-c", "ctrl-d", "alt-x", "shift-up", "shift-down", "ctrl-left", "ctrl-right", "alt-enter", "ctrl-enter"]
+}
+
+extension KeyStroke {
+    /// The canonical name (see ``Key/name``).
+    var name: String {
+        var text = ""
+        if isRelease { text += "release:" }
+        if base == .tab && modifiers == .shift { return text + "backtab" }
+        for (modifier, word) in KeyModifiers.named where modifiers.contains(modifier) { text += word + "-" }
+        switch base {
+        case .enter: return text + "enter"
+        case .tab: return text + "tab"
+        case .backspace: return text + "backspace"
+        case .escape: return text + "esc"
+        case .up: return text + "up"
+        case .down: return text + "down"
+        case .left: return text + "left"
+        case .right: return text + "right"
+        case .home: return text + "home"
+        case .end: return text + "end"
+        case .pageUp: return text + "pgup"
+        case .pageDown: return text + "pgdn"
+        case .insert: return text + "insert"
+        case .delete: return text + "delete"
+        case .f(let number): return text + "f\(number)"
+        case .character(let character): return text + Self.characterName(character)
+        case .backTab, .ctrl, .alt, .modified, .release: return text + "?"  // never a stroke's base
         }
     }
 
-    /// Spelled-out key names, for "did you mean" suggestions.
-    public static let commonNames: [String] = Array(namedKeys.keys) + (1...12).map { "f\($0)" } + ["ctrl-c", "ctrl-d", "alt-x"]
+    /// `space` for the space, else the character.
+    static func characterName(_ character: Character) -> String { character == " " ? "space" : String(character) }
 }
 

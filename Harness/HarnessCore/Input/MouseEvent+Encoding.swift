@@ -11,6 +11,8 @@ extension MouseEvent {
     ///   column or row 2015);
     /// - SGR (1006): `CSI < code ; column ; row M`, a release ending in `m` and keeping its
     ///   button number (legacy forms send button code 3 for every release);
+    /// - SGR-Pixels (1016): the same with the pixel in the middle of the cell instead of the
+    ///   cell (``CellPixelSize/reportedPixel(row:col:)``: 10x20 pixels a cell);
     /// - urxvt (1015): `CSI 32+code ; column ; row M`.
     ///
     /// The button code is 0, 1, 2 for left, middle, right, 3 for a legacy release, 64 and 65
@@ -33,6 +35,10 @@ extension MouseEvent {
         case .sgr:
             let final = isRelease ? "m" : "M"
             return csi + Array("<\(code);\(column);\(row)\(final)".utf8)
+        case .sgrPixels:
+            let final = isRelease ? "m" : "M"
+            let pixel = CellPixelSize.standard.reportedPixel(row: position.row, col: position.col)
+            return csi + Array("<\(code);\(pixel.x);\(pixel.y)\(final)".utf8)
         case .urxvt:
             return csi + Array("\(32 + code);\(column);\(row)M".utf8)
         case .legacy:
@@ -66,7 +72,7 @@ extension MouseEvent {
         var code = modifiers.rawValue << 2
         switch action {
         case .press(let button): code += Self.number(button)
-        case .release(let button): code += encoding == .sgr ? Self.number(button) : 3
+        case .release(let button): code += encoding == .sgr || encoding == .sgrPixels ? Self.number(button) : 3
         case .motion(let button): code += 32 + (button.map(Self.number) ?? 3)
         case .wheelUp: code += 64
         case .wheelDown: code += 65
@@ -96,6 +102,7 @@ extension MouseEncoding {
         case .legacy: return 255 - 32
         case .utf8: return 2047 - 32
         case .sgr, .urxvt: return Int(Int32.max)
+        case .sgrPixels: return Int(Int32.max) / CellPixelSize.standard.height
         }
     }
 }

@@ -134,7 +134,8 @@ public enum MouseError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot \(gesture): the app did not enable mouse reporting; it cannot be clicked "
                 + "(no DECSET 9, 1000, 1002 or 1003 was received; nothing was sent)"
         case .notReported(let gesture, let event, let tracking):
-            return "Cannot \(gesture): the app's mouse mode \(tracking) does not report \(event) (nothing was sent)"
+            let hint = event == "motion" ? "; only any-event mode (1003) reports motion with no button held" : ""
+            return "Cannot \(gesture): the app's mouse mode \(tracking) does not report \(event)\(hint) (nothing was sent)"
         case .unencodable(let position, let encoding, let limit):
             return "Cannot report a mouse event at \(position) in the \(encoding) encoding: "
                 + "it reaches row and column \(limit) (1-based) only (nothing was sent)"

@@ -8,9 +8,19 @@ extension TerminalDriving {
         try core.send(bytes)
     }
 
-    /// Types text (sent as UTF-8, as a terminal does for typed characters).
+    /// Types text: its UTF-8 bytes, as a terminal sends typed characters, unless the program
+    /// asked the kitty keyboard protocol to report all keys as escape codes (flag 8): then each
+    /// character is sent as the key press that types it (``Key/encoded(applicationCursorKeys:kittyFlags:)``,
+    /// a control character as its key: `\r` Enter, `\t` Tab, `\u{1b}` Escape, `\u{1}` ctrl-a).
     public func type(_ text: String) throws {
-        try core.send(Array(text.utf8))
+        let flags = core.modes.kittyKeyboard
+        if flags.contains(.reportAllKeysAsEscapeCodes) {
+            var bytes: [UInt8] = []
+            for key in Key.typing(text) { bytes += try key.encoded(kittyFlags: flags) }
+            try core.send(bytes)
+        } else {
+            try core.send(Array(text.utf8))
+        }
         journalInput("type \(text.debugDescription)")
     }
 
@@ -20,16 +30,21 @@ extension TerminalDriving {
         core.journal.record(SessionJournal.Entry(text: text, file: nil, line: nil, start: now, end: now, problem: nil, screen: nil))
     }
 
-    /// Presses keys in order, encoded as xterm does, honouring application cursor-key mode.
+    /// Presses keys in order, encoded as xterm does (honouring application cursor-key mode), or
+    /// as the kitty keyboard protocol does when the program pushed its flags. A key the
+    /// encoding cannot send (`ctrl-enter` in xterm's bytes, a release without kitty flag 2)
+    /// throws a ``KeyError`` and nothing at all is sent.
     public func press(_ keys: Key...) throws {
         try press(keys)
     }
 
-    /// Presses keys in order, encoded as xterm does, honouring application cursor-key mode.
+    /// Presses keys in order (see ``press(_:)-(Key...)``).
     public func press(_ keys: [Key]) throws {
-        let applicationCursorKeys = core.modes.applicationCursorKeys
+        let modes = core.modes
         var bytes: [UInt8] = []
-        for key in keys { bytes += try key.encoded(applicationCursorKeys: applicationCursorKeys) }
+        for key in keys {
+            bytes += try key.encoded(applicationCursorKeys: modes.applicationCursorKeys, kittyFlags: modes.kittyKeyboard)
+        }
         try core.send(bytes)
         journalInput("press " + keys.map(\.name).joined(separator: " "))
     }

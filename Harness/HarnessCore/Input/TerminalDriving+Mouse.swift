@@ -15,7 +15,11 @@ import TerminalEmulator
 /// try session.click(text: "Yes")
 /// try session.scroll(.down, count: 3, at: .cell(row: 5, col: 0))
 /// try session.drag(from: .cell(row: 1, col: 0), to: .cell(row: 1, col: 20))
+/// try session.hover(.text("Help"))                  // mode 1003 only
 /// ```
+///
+/// In pixel mode (1016, SGR-Pixels) the reports carry the pixel in the middle of the cell
+/// (``CellPixelSize``), so a click lands on the same cell.
 extension TerminalDriving {
     /// Presses and releases `button` on the target (X10 mode reports the press only).
     public func click(_ target: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = []) throws {
@@ -72,6 +76,14 @@ extension TerminalDriving {
             (MouseEvent(.motion(button), at: end, modifiers: modifiers), false),
             (MouseEvent(.release(button), at: end, modifiers: modifiers), true),
         ])
+    }
+
+    /// Moves the pointer onto the target with no button held (reported only in any-event
+    /// mode, 1003: in modes 1000 and 1002 it throws and nothing is sent).
+    public func hover(_ target: MouseTarget, modifiers: MouseModifiers = []) throws {
+        try sendGesture("hover \(target)", target) { at in
+            [(MouseEvent(.motion(nil), at: at, modifiers: modifiers), true)]
+        }
     }
 
     /// Turns the wheel `count` notches over the target (not reported in X10 mode).

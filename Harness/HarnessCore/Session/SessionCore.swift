@@ -224,6 +224,14 @@ final class SessionCore: Sendable {
 
     // MARK: - Resize
 
+    /// Tells the pty the size, in cells and in pixels (``CellPixelSize/standard`` a cell, as the
+    /// terminal answers `CSI 14 t` and reports pixel mouse events).
+    static func setWindowSize(_ master: Int32, _ size: TerminalSize) throws(SystemError) {
+        let cell = CellPixelSize.standard
+        try Posix.setWindowSize(master, cols: size.cols, rows: size.rows,
+                                pixelWidth: size.cols * cell.width, pixelHeight: size.rows * cell.height)
+    }
+
     func resize(_ newSize: TerminalSize) throws(TerminalSessionError) {
         guard newSize.cols >= 1, newSize.rows >= 1, newSize.cols <= Int(UInt16.max), newSize.rows <= Int(UInt16.max) else {
             throw .invalidConfiguration("terminal size \(newSize) is out of range")
@@ -231,7 +239,7 @@ final class SessionCore: Sendable {
         let outcome = state.withLock { state -> Result<ScreenChecks?, TerminalSessionError> in
             guard !state.isClosed else { return .failure(.sessionTerminated) }
             do throws(SystemError) {
-                try Posix.setWindowSize(master, cols: newSize.cols, rows: newSize.rows)
+                try Self.setWindowSize(master, newSize)
             } catch {
                 return .failure(.ioFailed(error))
             }

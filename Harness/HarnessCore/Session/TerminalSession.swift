@@ -72,6 +72,7 @@ public final class TerminalSession: Sendable {
             do {
                 defer { Posix.closeIgnoringErrors(pty.slave) }
                 try Posix.setNonBlocking(pty.master)
+                try SessionCore.setWindowSize(pty.master, size)  // the pixels too
                 pid = try Posix.spawnInPseudoTerminal(
                     path: path, arguments: [configuration.executable] + configuration.arguments,
                     environment: environment, workingDirectory: configuration.workingDirectory, slave: pty.slave)

@@ -14,12 +14,20 @@ extension TerminalDispatcher {
         case UInt8(ascii: ">"):
             switch final {
             case UInt8(ascii: "c"): if parameters[0] == 0 { respond("\u{1B}[>1;10;0c") }  // DA2
-            case UInt8(ascii: "m"), UInt8(ascii: "n"), UInt8(ascii: "q"), UInt8(ascii: "u"), UInt8(ascii: "t"): break
+            case UInt8(ascii: "u"): screen.pushKeyboardFlags(KittyKeyboardFlags(rawValue: parameters[0]))
+            case UInt8(ascii: "m"), UInt8(ascii: "n"), UInt8(ascii: "q"), UInt8(ascii: "t"): break
             default: unhandledSequenceCount += 1
             }
             return
+        case UInt8(ascii: "<") where final == UInt8(ascii: "u"):
+            screen.popKeyboardFlags(parameters.value(at: 0, default: 1))
+            return
+        case UInt8(ascii: "=") where final == UInt8(ascii: "u"):
+            let flags = KittyKeyboardFlags(rawValue: parameters[0])
+            if !screen.setKeyboardFlags(flags, mode: parameters.value(at: 1, default: 1)) { unhandledSequenceCount += 1 }
+            return
         default:
-            if final != UInt8(ascii: "u") && final != UInt8(ascii: "c") { unhandledSequenceCount += 1 }
+            if final != UInt8(ascii: "c") { unhandledSequenceCount += 1 }
             return
         }
 
@@ -93,8 +101,20 @@ extension TerminalDispatcher {
             screen.setScrollRegion(top: p.value(at: 0, default: 1) - 1, bottom: p.value(at: 1, default: screen.rows) - 1)
         case UInt8(ascii: "s"): screen.saveCursor()
         case UInt8(ascii: "u"): screen.restoreCursor()
-        case UInt8(ascii: "t"): break // window manipulation: nothing to do
+        case UInt8(ascii: "t"): reportWindow(p[0])
         default: unhandledSequenceCount += 1
+        }
+    }
+
+    /// Window manipulation (XTWINOPS): the size reports are answered with the fixed cell size
+    /// (``CellPixelSize/standard``), the rest does nothing.
+    private mutating func reportWindow(_ operation: Int) {
+        let cell = CellPixelSize.standard
+        switch operation {
+        case 14: respond("\u{1B}[4;\(screen.rows * cell.height);\(screen.cols * cell.width)t")  // text area in pixels
+        case 16: respond("\u{1B}[6;\(cell.height);\(cell.width)t")  // one cell in pixels
+        case 18: respond("\u{1B}[8;\(screen.rows);\(screen.cols)t")  // text area in cells
+        default: break
         }
     }
 
@@ -124,7 +144,8 @@ extension TerminalDispatcher {
             for index in 0..<p.count { setPrivateMode(p[index], on) }
         case UInt8(ascii: "n"):
             if p[0] == 6 { respond("\u{1B}[?\(reportedRow);\(screen.cursorCol + 1)R") } else { unhandledSequenceCount += 1 }
-        case UInt8(ascii: "s"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "c"): break // save/restore modes, kitty keys
+        case UInt8(ascii: "u"): respond("\u{1B}[?\(screen.modes.kittyKeyboard.rawValue)u")  // kitty keyboard query
+        case UInt8(ascii: "s"), UInt8(ascii: "r"), UInt8(ascii: "c"): break // save/restore modes
         case UInt8(ascii: "J"), UInt8(ascii: "K"):
             // DECSED/DECSEL: selective erase, treated as a plain erase.
             var plain = Intermediates()
@@ -163,7 +184,9 @@ extension TerminalDispatcher {
         case 1006: setMouseEncoding(.sgr, on)
         case 1015: setMouseEncoding(.urxvt, on)
         case 2026: setSynchronizedOutput(on)
-        case 3, 4, 5, 8, 12, 40, 45, 67, 69, 95, 1001, 1004, 1007, 1016,
+        case 1016: setMouseEncoding(.sgrPixels, on)
+        case 1004: screen.modes.focusReporting = on
+        case 3, 4, 5, 8, 12, 40, 45, 67, 69, 95, 1001, 1007,
              1034, 1035, 1036, 1037, 1039, 1042, 1043, 1070, 2027, 2031, 7727:
             break // columns, smooth scroll, reverse video, blink, mouse, focus, meta key, sync output...
         default: unhandledSequenceCount += 1

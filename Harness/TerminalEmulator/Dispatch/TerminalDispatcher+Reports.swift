@@ -35,6 +35,8 @@ extension TerminalDispatcher {
         case 1005: return .init(modes.mouseEncoding == .utf8)
         case 1006: return .init(modes.mouseEncoding == .sgr)
         case 1015: return .init(modes.mouseEncoding == .urxvt)
+        case 1016: return .init(modes.mouseEncoding == .sgrPixels)
+        case 1004: return .init(modes.focusReporting)
         case 2026: return .init(heldFrame != nil)
         default: return .notRecognized
         }

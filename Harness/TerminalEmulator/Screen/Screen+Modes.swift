@@ -8,6 +8,7 @@ extension Screen {
             swap(&grid, &hiddenGrid)
             activeBuffer = .alternate
             modes.alternateScreen = true
+            showKeyboardFlagsOfActiveScreen()
         }
         if clear { grid.fillAll(with: eraseBlank) }
     }
@@ -20,6 +21,7 @@ extension Screen {
             swap(&grid, &hiddenGrid)
             activeBuffer = .main
             modes.alternateScreen = false
+            showKeyboardFlagsOfActiveScreen()
         }
         if restore { restoreCursor() }
     }

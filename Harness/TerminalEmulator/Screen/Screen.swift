@@ -29,6 +29,8 @@ struct Screen {
     var savedMain: SavedCursor?
     var savedAlternate: SavedCursor?
     var title = ""
+    /// The kitty keyboard flags' stacks, one per screen (``Screen+Keyboard``).
+    var keyboardStacks = (main: KittyKeyboardStack(), alternate: KittyKeyboardStack())
     var clusters = ClusterTable()
     /// The OSC 8 hyperlinks cells refer to (`StoredCell.link`); the pen's `link` is the open one.
     var links = LinkTable()

@@ -217,6 +217,10 @@ final class FlowRun {
             try input { try $0.drag(from: from, to: to) }
         case .scroll(let direction, let count, let target):
             try input { try $0.scroll(direction, count: count, at: target) }
+        case .hover(let target):
+            try input { try $0.hover(target) }
+        case .focus(let change):
+            try input { try $0.focus(change) }
         case .expect(let pattern, let within, let area, let style):
             try await expect(pattern, within: within ?? timeout, area: area, style: style)
         case .expectNot(let pattern, let area, let style, let during):

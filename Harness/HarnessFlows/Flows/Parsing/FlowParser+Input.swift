@@ -35,6 +35,17 @@ extension FlowParser.LineParser {
         return .drag(from: from, to: try mouseTarget())
     }
 
+    func hover() throws(FlowParseError) -> FlowCommand { .hover(try mouseTarget()) }
+
+    /// `focus in|out`.
+    func focus() throws(FlowParseError) -> FlowCommand {
+        let way = try argument("\"in\" or \"out\"")
+        guard !way.quoted, let change = FocusChange(rawValue: way.text) else {
+            throw scanner.error(.unexpectedArgument(way.text, expected: "\"in\" or \"out\""), column: way.column)
+        }
+        return .focus(change)
+    }
+
     /// `scroll up|down [N] at TARGET`.
     func scroll() throws(FlowParseError) -> FlowCommand {
         let way = try argument("\"up\" or \"down\"")

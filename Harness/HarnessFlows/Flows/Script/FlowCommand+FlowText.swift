@@ -47,10 +47,9 @@ extension FlowCommand {
     /// A key as `press` reads it: its name, quoted when it is a character the parser would
     /// read differently (`#` starts a comment, `"` a string).
     static func keyWord(_ key: Key) -> String {
-        if case .character(let character) = key, "#\"\\".contains(character) {
-            return FlowStringLiteral.quote(String(character))
-        }
-        return key.name
+        let name = key.name
+        if name.contains(where: { "#\"\\".contains($0) }) { return FlowStringLiteral.quote(name) }
+        return name
     }
 }
 

@@ -42,6 +42,10 @@ public enum FlowCommand: Sendable, Equatable {
     case drag(from: MouseTarget, to: MouseTarget)
     /// `scroll up|down [N] at "text" | ROW,COL`: N notches of the wheel (default 1).
     case scroll(ScrollDirection, count: Int, at: MouseTarget)
+    /// `hover "text" | ROW,COL`: the pointer moved there with no button held (mode 1003 only).
+    case hover(MouseTarget)
+    /// `focus in|out`: the terminal gained or lost the focus (`CSI I`, `CSI O`; mode 1004 only).
+    case focus(FocusChange)
     /// `expect "text" | /regex/ [in AREA] [style ATTRIBUTES...] [within DURATION]`: wait until
     /// the screen shows it (inside the area, with the style in every cell, when given).
     case expect(FlowTextPattern, within: Duration?, area: ScreenArea? = nil, style: TextStyle? = nil)
@@ -149,6 +153,8 @@ public enum FlowCommand: Sendable, Equatable {
         case .drag(let from, let to): return Line(.drag, Self.target(from), "to", Self.target(to))
         case .scroll(let direction, let count, let target):
             return Line(.scroll, "\(direction)").raw(count == 1 ? [] : ["\(count)"]).raw(["at", Self.target(target)])
+        case .hover(let target): return Line(.hover, Self.target(target))
+        case .focus(let change): return Line(.focus, "\(change)")
         case .expect(let pattern, let within, let area, let style):
             return Line(.expect).pattern(pattern, area: area, style: style, within: within)
         case .expectNot(let pattern, let area, let style, let during):
@@ -202,7 +208,7 @@ public enum FlowCommand: Sendable, Equatable {
 /// (see docs/ARCHITECTURE.md, "Adding a command").
 public enum FlowKeyword: String, CaseIterable, Sendable {
     case app, env, size, clock, timeout, stub, seed, launch, type, press, paste, resize
-    case click, doubleClick = "double-click", drag, scroll
+    case click, doubleClick = "double-click", drag, scroll, hover, focus
     case expect, expectNot = "expect-not", expectGone = "expect-gone", expectOutput = "expect-output"
     case expectOutputNot = "expect-output-not", waitStable = "wait-stable", snapshot, snapshotTranscript = "snapshot-transcript"
     case spy, event, file, requests, exit, kill
@@ -260,6 +266,12 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
         case .scroll:
             return .init(.running, needs: .terminal, .custom("up|down [N] at \"text\"|ROW,COL", parse: Line.scroll),
                          "Turns the mouse wheel N notches (default 1) there.")
+        case .hover:
+            return .init(.running, needs: .terminal, .custom("\"text\"|ROW,COL", parse: Line.hover),
+                         "Moves the mouse there with no button held (mode 1003).")
+        case .focus:
+            return .init(.running, needs: .terminal, .custom("in|out", parse: Line.focus),
+                         "Tells the program the terminal gained or lost the focus (mode 1004).")
         case .expect:
             return .init(.afterLaunch, needs: .terminal, .pattern([.area, .style, .within]) {
                 .expect($0.pattern, within: $0.within, area: $0.area, style: $0.style)
