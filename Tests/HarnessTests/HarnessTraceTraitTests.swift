@@ -20,7 +20,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: Self.folder) }
         let server = try StubServer()
         defer { server.stop() }
-        try server.stub(.get("/ping"), .text("pong", status: 201))
+        server.stub(.get("/ping"), .text("pong", status: 201))
         let script = "echo ready; read line; echo got $line; read again; echo done"
         var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", script])
         launch.defaultTimeout = mustSucceedTimeout
