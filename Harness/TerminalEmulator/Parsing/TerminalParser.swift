@@ -50,12 +50,22 @@ public struct TerminalParser: Sendable {
         while index < count {
             switch state {
             case .ground where utf8Remaining == 0:
-                // A run of printable ASCII goes to the performer in one call.
+                // A run of printable ASCII goes to the performer in one call. Eight bytes are
+                // tested at a time while eight remain, the rest one by one.
                 var end = index
+                while end &+ 8 <= count {
+                    let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
+                    let outside = Self.nonPrintableASCII(UInt64(littleEndian: word))
+                    if outside != 0 {
+                        end += outside.trailingZeroBitCount >> 3
+                        break
+                    }
+                    end &+= 8
+                }
                 while end < count {
                     let byte = base[end]
                     if byte < 0x20 || byte > 0x7E { break }
-                    end += 1
+                    end &+= 1
                 }
                 if end > index {
                     performer.printASCII(UnsafeBufferPointer(start: base + index, count: end - index))
@@ -63,20 +73,20 @@ public struct TerminalParser: Sendable {
                     if index == count { return }
                 }
                 let byte = base[index]
-                index += 1
+                index &+= 1
                 if byte >= 0x80 {
                     // A whole, valid UTF-8 character in this chunk is decoded here; anything
                     // else (cut by the chunk's end, invalid) goes through the byte-wise decoder.
                     if let (scalar, length) = Self.decodeCharacter(base + index - 1, available: count - index + 1) {
                         performer.print(scalar)
-                        index += length - 1
+                        index &+= length &- 1
                     } else {
                         decodeUTF8(byte, &performer)
                     }
                 } else if byte == 0x1B {
                     enterEscape()
                     if index < count && base[index] == 0x5B { // CSI
-                        index += 1
+                        index &+= 1
                         state = .csiEntry
                     }
                 } else if byte < 0x20 {
@@ -92,7 +102,7 @@ public struct TerminalParser: Sendable {
                     if byte >= 0x3C && byte <= 0x3F {
                         intermediates.privateMarker = byte
                         state = .csiParam
-                        index += 1
+                        index &+= 1
                         if index == count { return }
                         byte = base[index]
                     }
@@ -115,7 +125,7 @@ public struct TerminalParser: Sendable {
                     } else {
                         break
                     }
-                    index += 1
+                    index &+= 1
                     if index == count { break }
                     byte = base[index]
                 }
@@ -124,7 +134,7 @@ public struct TerminalParser: Sendable {
                 nextIsSubparameter = subparameter
                 if index > first { state = .csiParam }
                 if index == count { return }
-                index += 1
+                index &+= 1
                 if byte >= 0x40 && byte <= 0x7E {
                     dispatchCSI(byte, &performer)
                 } else {
@@ -133,10 +143,22 @@ public struct TerminalParser: Sendable {
 
             default:
                 let byte = base[index]
-                index += 1
+                index &+= 1
                 advance(byte, &performer)
             }
         }
+    }
+
+    /// For eight bytes read little-endian: the high bit of each byte that is not printable
+    /// ASCII (below 0x20 or above 0x7E) is set, and no bit below the first such byte's is
+    /// (a borrow or carry only moves upwards from a byte that is outside the range).
+    @inline(__always)
+    static func nonPrintableASCII(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x20) & ~word & highs    // a byte < 0x20
+        let above = ((word &+ ones &* 0x01) | word) & highs   // a byte >= 0x7F
+        return below | above
     }
 
     /// The scalar of the complete, valid UTF-8 character at `start` (its lead byte >= 0x80)
