@@ -385,6 +385,7 @@ public struct TerminalParser: Sendable {
         }
     }
 
+    @inline(__always)
     private mutating func dispatchCSI<P: TerminalPerformer>(_ final: UInt8, _ performer: inout P) {
         state = .ground
         finishParameters()
