@@ -33,6 +33,24 @@ import Testing
         #expect(screen.scrollbackLines == (201 - min(limit, 200)..<201).map { "line\($0)" })
     }
 
+    /// A scrolled-off row keeps every cell up to its last one that is not a plain blank: a
+    /// character, or a blank with a background colour left by an erase. The columns cover
+    /// both sides of the blocks of four cells the trailing blanks are tested in.
+    @Test(arguments: [0, 1, 2, 3, 4, 5, 7, 8, 75, 76, 77, 78, 79])
+    func aScrolledOffRowKeepsEveryCellUpToItsLastNonBlankOne(col: Int) {
+        let character = Self.terminal("\(CSI)1;\(col + 1)Hx\r\n\n", cols: 80, rows: 2)
+        #expect(character.snapshot().scrollbackCells(line: 0).count == col + 1)
+        #expect(character.snapshot().scrollbackLine(0) == String(repeating: " ", count: col) + "x")
+
+        let erased = Self.terminal("\(CSI)1;\(col + 1)H\(CSI)44m\(CSI)1X\(CSI)m\r\n\n", cols: 80, rows: 2)
+        let cells = erased.snapshot().scrollbackCells(line: 0)
+        #expect(cells.count == col + 1)
+        #expect(cells.last?.attributes.background == .indexed(4))
+
+        let plain = Self.terminal("\(CSI)1;\(col + 1)H\(CSI)1X\r\n\n", cols: 80, rows: 2)
+        #expect(plain.snapshot().scrollbackCells(line: 0).isEmpty)
+    }
+
     @Test func memoryIsBoundedByTheLimit() {
         let terminal = Terminal(cols: 80, rows: 24, scrollbackLimit: 100)
         for round in 0..<2_000 { terminal.feed("round \(round)\r\n") }
