@@ -26,7 +26,12 @@ struct BenchmarkOptions {
             case ("--size", let value?, _): options.mebibytes = max(1, value)
             case ("--runs", let value?, _): options.runs = max(1, value)
             case ("--pyte-runs", let value?, _): options.pyteRuns = max(0, value)
-            case ("--file", _, let path?): options.file = path
+            case ("--file", _, let path?):
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    FileHandle.standardError.write(Data("EmulatorBenchmark: cannot read \(path)\n".utf8))
+                    exit(66)
+                }
+                options.file = path
             case ("--peers", _, "all"): options.peers = true
             case ("--peers", _, "none"): options.peers = false
             case ("--stream", _, "all"): options.streams = BenchmarkStream.allCases
