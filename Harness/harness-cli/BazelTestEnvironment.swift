@@ -66,12 +66,13 @@ struct BazelTestEnvironment {
 
     /// Where Bazel keeps the undeclared outputs once the test is over (the folder the test
     /// writes to is in a sandbox that is removed), relative to the workspace:
-    /// `bazel-testlogs/flows/third_party/shard_2_of_3/test.outputs`; nil without `TEST_TARGET`.
+    /// `bazel-testlogs/flows/third_party/shard_2_of_3/test.outputs` for `//flows:third_party`;
+    /// nil without `TEST_TARGET`.
     var keptOutputs: String? {
         guard let target else { return nil }
         // `//flows:third_party` or `@repo//flows:third_party`: the package, then the name.
         let label = target.split(separator: "//", maxSplits: 1).last.map(String.init) ?? target
-        let parts = label.split(separator: ":", maxSplits: 1).map(String.init)
+        let parts = label.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let package = parts[0]
         let name = parts.count > 1 ? parts[1] : (package.split(separator: "/").last.map(String.init) ?? package)
         var path = "bazel-testlogs/" + (package.isEmpty ? "" : package + "/") + name

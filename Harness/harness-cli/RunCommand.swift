@@ -181,7 +181,7 @@ enum RunCommand: Command {
             HarnessCLI.printLine("Artifacts: \(indexPath)")
             if let outputs = bazel.undeclaredOutputs, FlowPaths.relative(indexPath, to: outputs) != nil, let kept = bazel.keptOutputs {
                 // The sandbox the path is in is gone once the test ends.
-                HarnessCLI.printLine("Bazel keeps TEST_UNDECLARED_OUTPUTS_DIR in \(kept) (zipped as outputs.zip unless --nozip_undeclared_test_outputs)")
+                HarnessCLI.printLine("Bazel keeps TEST_UNDECLARED_OUTPUTS_DIR after the test: \(kept)/outputs.zip")
             }
         }
         reporter.runFinished(results)
