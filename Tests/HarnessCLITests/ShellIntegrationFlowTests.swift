@@ -167,8 +167,11 @@ import HarnessSystem
             expect "plain" style not-link
             expect-not "docs" style not-link
             """) == .passed)
+        // The text is there first (a wait that must succeed), so the short wait can only fail
+        // on the link, however slow the machine.
         let outcome = try await Self.runReporter("""
             type "link\\r"
+            expect "plain"
             expect "docs" style link=https://example.com/other within 300ms
             """)
         let message = try #require(failure(of: outcome)?.message)
