@@ -106,6 +106,12 @@ extension Posix {
         try retrying("open \(path)") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
     }
 
+    /// Opens (creating it, mode 0644) `path` for appending, close-on-exec: each `write(2)` of a
+    /// whole record lands at the end, whole, also when several processes append.
+    package static func openForAppending(_ path: String) throws(SystemError) -> Int32 {
+        try retrying("open \(path)") { open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) }
+    }
+
     // MARK: - Flags
 
     /// Makes `fd` non-blocking.

@@ -4,7 +4,8 @@ import Foundation
 enum HarnessCLI {
     /// Every subcommand, in the order usage lists them.
     static var commands: [any Command.Type] {
-        [RunCommand.self, SwiftTestCommand.self, MergeReportsCommand.self, MergeJUnitCommand.self, ReplayCommand.self, RecordCommand.self, ScreenCommand.self]
+        [RunCommand.self, SwiftTestCommand.self, MergeReportsCommand.self, MergeJUnitCommand.self, ReplayCommand.self, RecordCommand.self, ScreenCommand.self,
+         SnapshotsCommand.self]
     }
 
     static var usage: String {

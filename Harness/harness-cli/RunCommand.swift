@@ -152,6 +152,8 @@ enum RunCommand: Command {
             defaultTimeout: timeout, recordMode: record, artifactsDirectory: artifacts, environment: environment, traces: traces))
         let clock = ContinuousClock()
         let started = clock.now
+        // The snapshot ledgers describe this run (docs/SNAPSHOTS.md, "Lifecycle").
+        SnapshotRunLedger.start(SnapshotRunLedger.folders(of: flows, artifacts: artifacts, environment: environment))
 
         let workers = min(jobs, max(flows.count, 1))
         let shardText = shard.map { ", shard \($0)\(balance)" } ?? ""
@@ -167,14 +169,20 @@ enum RunCommand: Command {
         }, onFinish: reporter.flowFinished)
 
         var status = FlowRunSummary(results).exitCode
+        do {
+            try SnapshotRunLedger.recordFlows(results, artifacts: artifacts, environment: environment)
+        } catch {
+            HarnessCLI.printError("harness run: \(error)")
+            status = 1
+        }
         let wallSeconds = (clock.now - started).flowReportSeconds
         let files = RunFiles(command: "harness run", junit: junit, history: history, artifacts: artifacts)
         let (written, indexPath) = files.write(
             results, junitReport: JUnitReport(results: results, timestamp: Date()), startDate: startDate,
             shard: shard?.description
-        ) { _ in
+        ) { folder in
             RunReport(results: results, traces: traces?.traces ?? [:], startedAt: startDate, wallSeconds: wallSeconds,
-                      shard: shard?.description)
+                      shard: shard?.description).attachingSnapshotChanges(from: folder, currentDirectory: currentDirectory)
         }
         if !written { status = 1 }
         if let indexPath {

@@ -127,6 +127,10 @@ enum SwiftTestCommand: Command {
 
         let clock = ContinuousClock()
         let started = clock.now
+        // The tests' snapshot ledger describes this run (docs/SNAPSHOTS.md, "Lifecycle").
+        let ledger = artifacts.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? HarnessArtifacts.directory(forTestFile: FlowPaths.join(packageDirectory, "Package.swift"), environment: environment)
+        SnapshotRunLedger.start([ledger])
         let results: [FlowResult]
         if selected.isEmpty {
             HarnessCLI.printLine("Shard \(shard?.description ?? "") has none of the \(listed.count) tests: the plan gives them all to the other shards")
@@ -139,6 +143,13 @@ enum SwiftTestCommand: Command {
         for result in results { reporter.flowFinished(result) }
 
         var status = FlowRunSummary(results).exitCode
+        do {
+            try SnapshotRunLedger.recordSwiftTests(results, workDirectory: shardRun.options.workDirectory,
+                                                   packageDirectory: packageDirectory, artifacts: ledger)
+        } catch {
+            HarnessCLI.printError("harness swift-test: \(error)")
+            status = 1
+        }
         let wallSeconds = (clock.now - started).flowReportSeconds
         let files = RunFiles(command: "harness swift-test", junit: junit, history: history, artifacts: artifacts)
         let (written, page) = files.write(
@@ -148,6 +159,7 @@ enum SwiftTestCommand: Command {
             // With the traces the tests left there (HARNESS_ARTIFACTS): timelines, screens, replay.
             try RunReport(results: results, title: "Swift tests", startedAt: startDate, wallSeconds: wallSeconds,
                           shard: shard?.description).attachingSwiftTraces(from: artifacts)
+                .attachingSnapshotChanges(from: artifacts, currentDirectory: currentDirectory)
         }
         if !written { status = 1 }
         if let page { HarnessCLI.printLine("Artifacts: \(page)") }

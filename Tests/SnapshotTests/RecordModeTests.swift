@@ -91,7 +91,9 @@ import Testing
                 #expect(verifySnapshot(of: "same", as: .lines, named: "same", record: mode,
                                        snapshotDirectory: references, artifactsDirectory: artifacts) == nil)
             }
-            #expect(fileNames(in: artifacts).isEmpty)
+            // Nothing but the snapshot ledger, which says they matched (docs/SNAPSHOTS.md, "Lifecycle").
+            #expect(fileNames(in: artifacts) == [SnapshotLedger.fileName])
+            #expect(SnapshotLedger.entries(inArtifacts: artifacts)?.map(\.outcome) == [.matched, .matched, .matched])
         }
     }
 

@@ -14,12 +14,16 @@ package struct SnapshotVerifier {
     /// The running test, when a test framework runs one: it keys the numbering of unnamed snapshots.
     package var test: SnapshotTestContext?
     package var environment: [String: String]
+    /// Who owns the reference, for the snapshot ledger: by default the test function of
+    /// ``filePath`` (a flow sets itself).
+    package var owner: SnapshotLedger.Owner?
 
     package init(
         filePath: String, function: String, name: String?, record: SnapshotRecordMode?,
         snapshotDirectory: URL?, artifactsDirectory: URL?, test: SnapshotTestContext? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, owner: SnapshotLedger.Owner? = nil
     ) {
+        self.owner = owner
         self.filePath = filePath
         self.function = function
         self.name = name
@@ -31,14 +35,45 @@ package struct SnapshotVerifier {
     }
 
     package func verify<Value, Format>(_ value: Value, as strategy: SnapshotStrategy<Value, Format>) -> String? {
+        var note = LedgerNote()
+        var message: String?
         do {
-            return try run(value, as: strategy)
+            message = try run(value, as: strategy, note: &note)
         } catch {
-            return "Snapshot failed: \(error)"
+            message = "Snapshot failed: \(error)"
         }
+        // Every comparison that found its reference is written in the ledger of the artifacts
+        // folder: `harness snapshots` must never call a reference that was compared unused.
+        if let reference = note.reference {
+            let owner = owner ?? SnapshotLedger.Owner(file: filePath, function: Self.testName(of: function), label: test?.id)
+            let entry = SnapshotLedger.Entry.snapshot(
+                reference.path, owner: owner, outcome: note.outcome, actual: note.actual?.path,
+                companions: note.companions.map { SnapshotLedger.Companion(reference: $0.reference.path, actual: $0.actual?.path) })
+            do {
+                try SnapshotLedger.append(entry, inArtifacts: artifactsRoot)
+            } catch {
+                message = (message.map { $0 + "\n" } ?? "") + "The snapshot could not be written in the ledger: \(error)"
+            }
+        }
+        return message
     }
 
-    private func run<Value, Format>(_ value: Value, as strategy: SnapshotStrategy<Value, Format>) throws(SnapshotError) -> String? {
+    /// The artifacts folder: ``artifactsDirectory``, else ``HarnessArtifacts``'s for the test file.
+    private var artifactsRoot: URL {
+        artifactsDirectory ?? HarnessArtifacts.directory(forTestFile: filePath, environment: environment)
+    }
+
+    /// What a comparison did, for the ledger.
+    private struct LedgerNote {
+        var reference: URL?
+        var outcome = SnapshotLedger.Outcome.failed
+        var actual: URL?
+        var companions: [(reference: URL, actual: URL?)] = []
+    }
+
+    private func run<Value, Format>(
+        _ value: Value, as strategy: SnapshotStrategy<Value, Format>, note: inout LedgerNote
+    ) throws(SnapshotError) -> String? {
         let mode: SnapshotRecordMode
         if let record { mode = record } else { mode = try SnapshotRecordMode.fromEnvironment(environment) }
         let testName = Self.testName(of: function)
@@ -58,6 +93,7 @@ package struct SnapshotVerifier {
         let stem = "\(testName).\(snapshotName)"
         let reference = referenceURL(stem: stem, pathExtension: strategy.pathExtension)
         let label = "\"\(stem)\""
+        note.reference = reference
 
         // The actual snapshot and its companions.
         let actual: Format
@@ -80,6 +116,7 @@ package struct SnapshotVerifier {
         let companionURL = { (file: URL, pathExtension: String) in
             file.deletingPathExtension().appendingPathExtension(pathExtension)
         }
+        note.companions = companions.map { (companionURL(reference, $0.pathExtension), nil) }
 
         /// Writes the reference and its companions; returns a line naming them.
         func writeReference() throws(SnapshotError) -> String {
@@ -95,16 +132,18 @@ package struct SnapshotVerifier {
 
         /// Writes the actual snapshot and its companions as artifacts; returns lines naming them.
         func writeArtifacts() -> String {
-            let root = artifactsDirectory ?? HarnessArtifacts.directory(forTestFile: filePath, environment: environment)
+            let root = artifactsRoot
             let packageRoot = HarnessArtifacts.packageRoot(containing: filePath)
             let file = HarnessArtifacts.mirror(reference, packageRoot: packageRoot, in: root)
             var lines: [String] = []
             do {
                 try Self.write(actualData, to: file)
+                note.actual = file
                 lines.append("actual:    \(file.path)")
-                for companion in companions {
+                for (index, companion) in companions.enumerated() {
                     let url = companionURL(file, companion.pathExtension)
                     try Self.write(companion.data, to: url)
+                    note.companions[index].actual = url
                     lines.append("actual \(companion.pathExtension): \(url.path)")
                 }
             } catch {
@@ -123,6 +162,7 @@ package struct SnapshotVerifier {
                     """
             }
             let written = try writeReference()
+            note.outcome = .recorded
             return """
                 No reference snapshot \(label) was found; recorded it (record mode '\(mode)'):
                   \(written)
@@ -139,6 +179,7 @@ package struct SnapshotVerifier {
         guard let expected = strategy.diffing.fromData(referenceData) else {
             if mode == .all || mode == .failed {
                 let written = try writeReference()
+                note.outcome = .recorded
                 return "The reference snapshot \(label) could not be decoded; recorded it again (record mode '\(mode)'):\n  \(written)"
             }
             throw SnapshotError.unreadableReference(path: reference.path)
@@ -147,6 +188,7 @@ package struct SnapshotVerifier {
 
         if mode == .all {
             let written = try writeReference()
+            note.outcome = .recorded
             let change = difference.map { "It changed:\n\($0)" } ?? "It did not change."
             return """
                 Record mode 'all' recorded snapshot \(label) (the test fails so a recording run never passes):
@@ -156,6 +198,7 @@ package struct SnapshotVerifier {
         }
 
         guard let difference else {
+            note.outcome = .matched
             // Matching text: put back a companion (the SVG) that was deleted, when recording is allowed.
             if mode.recordsMissing {
                 for companion in companions {
@@ -171,6 +214,7 @@ package struct SnapshotVerifier {
         let artifacts = writeArtifacts()
         if mode == .failed {
             let written = try writeReference()
+            note.outcome = .recorded
             return """
                 Snapshot \(label) did not match its reference; recorded the new one (record mode 'failed'):
                   \(written)

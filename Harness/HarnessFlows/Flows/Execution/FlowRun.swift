@@ -25,6 +25,8 @@ final class FlowRun {
     let trace: FlowTraceRecorder?
     /// Where `snapshot` steps keep their references.
     let snapshotPlace: SnapshotPlace
+    /// Who owns those references in the snapshot ledger: the flow, or the Swift test.
+    let snapshotOwner: SnapshotLedger.Owner
     /// The steps this run executes, in order (a flow's lines, or a Swift test's steps).
     private(set) var steps: [EngineStep] = []
     /// Whether each step is recorded in the app's session journal (a Swift test whose trace is
@@ -49,6 +51,7 @@ final class FlowRun {
             directory: URL(fileURLWithPath: script.directory, isDirectory: true)
                 .appendingPathComponent("__Snapshots__", isDirectory: true)
                 .appendingPathComponent(flow.name, isDirectory: true))
+        self.snapshotOwner = SnapshotLedger.Owner(file: flow.path, function: flow.name, label: flow.relativePath)
         self.steps = script.steps.map(EngineStep.init)
         self.ownsResources = true
     }
@@ -65,6 +68,8 @@ final class FlowRun {
         self.timeout = app?.session.configuration.defaultTimeout ?? pipedApp?.session.configuration.defaultTimeout ?? options.defaultTimeout
         self.trace = options.traces == nil ? nil : FlowTraceRecorder()
         self.snapshotPlace = swiftTest
+        self.snapshotOwner = SnapshotLedger.Owner(
+            file: swiftTest.filePath, function: SnapshotVerifier.testName(of: swiftTest.function), label: name)
         self.steps = steps
         self.app = app
         self.pipedApp = pipedApp

@@ -32,7 +32,7 @@ public enum RunReportPage {
             let left = rank(lhs.element.status), right = rank(rhs.element.status)
             return left != right ? left < right : lhs.element.path < rhs.element.path
         }
-        var out = HTMLPageHead.html(title: report.title, summary: summary.description, style: style)
+        var out = HTMLPageHead.html(title: report.title, summary: summary.description, style: style + snapshotStyle)
         out += header(report, summary: summary)
         out += "<main>\n"
         out += flowTable(report, ordered: ordered.map(\.offset))
@@ -149,6 +149,7 @@ public enum RunReportPage {
         }
         // The attempt to read first is the last failed one; the others are folded under it.
         let main = flow.attempts.last { $0.outcome == "failed" }?.number ?? flow.attempts.last?.number
+        out += snapshotChanges(flow)
         for attempt in flow.attempts.reversed() {
             out += attemptSection(attempt, of: flow, anchor: "f-\(index)-a\(attempt.number)", folded: attempt.number != main)
         }

@@ -53,6 +53,8 @@ public struct RunReport: Sendable, Codable {
         public var history: [HistoryPoint]?
         /// Whether the history shows it flipping between pass and fail (``FlowHistory/flipsBetweenPassAndFail(_:)``).
         public var flakyOverTime: Bool?
+        /// The snapshots it left changed, to review and accept (``attachingSnapshotChanges(from:currentDirectory:)``).
+        public var snapshots: [SnapshotChange]?
     }
 
     /// One attempt at a flow.

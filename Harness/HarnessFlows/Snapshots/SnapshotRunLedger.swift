@@ -1,0 +1,65 @@
+import Foundation
+import HarnessCore
+
+/// What the runners (`harness run`, `harness swift-test`) write in the snapshot ledger
+/// (``SnapshotLedger``): they start it afresh, then say which flows or tests ran and whether
+/// they passed, so that ``SnapshotReview`` judges only references whose owner ran.
+package enum SnapshotRunLedger {
+    /// The artifacts folders the flows' snapshots write to: `artifacts` when given, else each
+    /// flow's default (``HarnessArtifacts/directory(forTestFile:environment:)``), as the flows'
+    /// `snapshot` steps choose it.
+    package static func folders(of flows: [FlowFile], artifacts: String?, environment: [String: String]) -> [URL] {
+        if let artifacts { return [URL(fileURLWithPath: artifacts, isDirectory: true)] }
+        var seen: Set<String> = []
+        return flows.map { HarnessArtifacts.directory(forTestFile: $0.path, environment: environment) }
+            .filter { seen.insert($0.path).inserted }
+    }
+
+    /// Starts the ledgers of `folders` afresh (a run begins).
+    package static func start(_ folders: [URL]) {
+        for folder in folders { SnapshotLedger.reset(inArtifacts: folder) }
+    }
+
+    /// Writes a `ran` line for each flow of `results`: its references are in
+    /// `<its folder>/__Snapshots__/<its name>`; it passed when its last attempt passed.
+    /// - Throws: ``SnapshotError`` when a ledger cannot be written.
+    package static func recordFlows(_ results: [FlowResult], artifacts: String?, environment: [String: String]) throws(SnapshotError) {
+        for result in results {
+            let flow = result.flow
+            let folder = URL(fileURLWithPath: flow.path).deletingLastPathComponent()
+                .appendingPathComponent("__Snapshots__").appendingPathComponent(flow.name).path
+            let entry = SnapshotLedger.Entry.ran(
+                SnapshotLedger.Owner(file: flow.path, function: flow.name, label: flow.relativePath),
+                folder: folder, passed: result.status == .passed || result.status == .flaky)
+            let ledger = artifacts.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? HarnessArtifacts.directory(forTestFile: flow.path, environment: environment)
+            try SnapshotLedger.append(entry, inArtifacts: ledger)
+        }
+    }
+
+    /// Writes a `ran` line for each Swift test of `results` whose source file Swift Testing's
+    /// event streams in `workDirectory` (`events-N.jsonl`) name: the test function `f` of
+    /// `<dir>/<File>.swift` keeps its references in `<dir>/__Snapshots__/<File>` named `f.*`.
+    /// An XCTest test (no event stream names its file) is left out: its references are never
+    /// judged by its run.
+    package static func recordSwiftTests(_ results: [FlowResult], workDirectory: String, packageDirectory: String,
+                                         artifacts: URL) throws(SnapshotError) {
+        var located = SwiftTestResults(packageDirectory: packageDirectory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: workDirectory)) ?? []
+        for name in names.sorted() where name.hasPrefix("events-") && name.hasSuffix(".jsonl") {
+            if let data = FileManager.default.contents(atPath: FlowPaths.join(workDirectory, name)) { located.readEventStream(data) }
+        }
+        var entries: [SnapshotLedger.Entry] = []
+        for result in results {
+            let identifier = result.flow.relativePath
+            guard let position = located.location(of: identifier) else { continue }
+            let file = URL(fileURLWithPath: FlowPaths.join(packageDirectory, position.file))
+            let function = identifier.split(separator: "/").last.map { SnapshotVerifier.testName(of: String($0)) } ?? identifier
+            let folder = file.deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+                .appendingPathComponent(file.deletingPathExtension().lastPathComponent).path
+            entries.append(.ran(SnapshotLedger.Owner(file: file.path, function: function, label: identifier), folder: folder,
+                                passed: result.status == .passed))
+        }
+        try SnapshotLedger.append(entries, inArtifacts: artifacts)
+    }
+}
