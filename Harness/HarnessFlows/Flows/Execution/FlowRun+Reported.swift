@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSystem
 import TerminalEmulator
 
 extension FlowRun {
@@ -34,35 +35,59 @@ extension FlowRun {
 
     // MARK: - expect-title, expect-clipboard
 
-    /// `expect-title`: waits until the title is exactly the text, or the regex matches it.
+    /// `expect-title`: waits until the title is exactly the text, or the regex matches it. A
+    /// timeout names the title of the last screen the wait checked, not a newer one.
     func expectTitle(_ pattern: FlowTextPattern, within limit: Duration) async throws {
         let session = try session
+        let matches = try Self.matcher(pattern)
+        let checked = Locked(session.screen.title)
         do {
-            switch pattern {
-            case .text(let text): try await session.waitFor(title: text, timeout: limit)
-            case .regex(let regex): try await session.waitFor(titleRegex: regex, timeout: limit)
+            try await session.waitFor(Self.awaited(pattern, "the title", regexPrefix: "a title matching"), timeout: limit) { screen in
+                checked.withLock { $0 = screen.title }
+                return matches(screen.title)
             }
         } catch {
-            let title = session.screen.title
+            let title = checked.withLock { $0 }
             throw Self.reportedFailure(error, what: "the title never became it", limit: limit,
                                        seen: title.isEmpty ? "the program set no title" : "the title is \(title.debugDescription)")
         }
     }
 
     /// `expect-clipboard`: waits until the program's last clipboard write (OSC 52) is exactly
-    /// the text, or the regex matches it.
+    /// the text, or the regex matches it. A timeout names the writes of the last screen the
+    /// wait checked.
     func expectClipboard(_ pattern: FlowTextPattern, within limit: Duration) async throws {
         let session = try session
+        let matches = try Self.matcher(pattern)
+        let checked = Locked(session.screen.clipboardWrites.suffix(3).map(\.text))
         do {
-            switch pattern {
-            case .text(let text): try await session.waitFor(clipboard: text, timeout: limit)
-            case .regex(let regex): try await session.waitFor(clipboardRegex: regex, timeout: limit)
+            try await session.waitFor(Self.awaited(pattern, "the clipboard", regexPrefix: "a clipboard write matching"), timeout: limit) { screen in
+                checked.withLock { $0 = screen.clipboardWrites.suffix(3).map(\.text) }
+                return screen.clipboard.map(matches) ?? false
             }
         } catch {
-            let writes = session.screen.clipboardWrites.suffix(3).map(\.text.debugDescription)
+            let writes = checked.withLock { $0 }.map(\.debugDescription)
             throw Self.reportedFailure(error, what: "the clipboard never held it", limit: limit,
                                        seen: writes.isEmpty ? "the program wrote nothing to the clipboard (OSC 52)"
                                            : "its last writes: " + writes.joined(separator: ", "))
+        }
+    }
+
+    /// What a wait on `pattern` is waiting for: `the title "x"`, `a title matching /x/`.
+    static func awaited(_ pattern: FlowTextPattern, _ subject: String, regexPrefix: String) -> String {
+        switch pattern {
+        case .text(let text): "\(subject) \(text.debugDescription)"
+        case .regex(let regex): "\(regexPrefix) /\(regex)/"
+        }
+    }
+
+    /// Exact text, or a regex matched as the screen's lines are.
+    static func matcher(_ pattern: FlowTextPattern) throws -> @Sendable (String) -> Bool {
+        switch pattern {
+        case .text(let text): return { $0 == text }
+        case .regex(let regex):
+            let compiled = try CompiledRegex(lines: regex)
+            return { compiled.matches($0) }
         }
     }
 
@@ -102,3 +127,4 @@ extension FlowRun {
         }
     }
 }
+
