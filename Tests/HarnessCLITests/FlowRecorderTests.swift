@@ -19,7 +19,9 @@ import Harness
         ("\u{1B}x\u{1B}\u{7F}", [.key(.alt(.character("x"))), .key(.alt(.backspace))]),
         ("ab\u{1B}[Acd", [.text("ab"), .key(.up), .text("cd")]),
         ("\u{1B}[200~one\rtwo\u{1B}[201~", [.paste("one\ntwo")]),
-        ("\u{1B}[1;5C", [.text("\u{1B}[1;5C")]),
+        ("\u{1B}[1;5C\u{1B}[1;2B", [.key(.ctrl(.right)), .key(.shift(.down))]),
+        ("\u{1B}[15;6~\u{1B}[1;3P", [.key(.ctrl(.shift(.f(5)))), .key(.alt(.f(1)))]),
+        ("\u{1B}[1;17C", [.text("\u{1B}[1;17C")]),
         ("é✓", [.text("é✓")]),
     ])
     func decodesKeys(input: String, expected: [FlowRecordedInput]) {
@@ -30,6 +32,9 @@ import Harness
         let keys: [Key] = [.enter, .tab, .backTab, .backspace, .up, .down, .left, .right, .home, .end, .pageUp,
                                .pageDown, .insert, .delete] + (1...12).map { .f($0) }
             + ["a", "z", "@", "]"].map { .ctrl(Character($0)) } + [.alt(.character("x")), .alt(.enter)]
+            // What xterm sends with modifiers held (the second parameter), as `press` sends them.
+            + [.ctrl(.left), .shift(.up), .alt(.home), .ctrl(.shift(.end)), .shift(.f(3)), .ctrl(.f(12)),
+               .ctrl(.delete), .alt(.pageUp), .shift(.insert)]
         for key in keys {
             #expect(FlowInputDecoder.decode((try? key.encoded()) ?? []) == [.key(key)], "\(key)")
         }

@@ -140,8 +140,20 @@ public enum FlowInputDecoder {
         return (.paste(text.replacingCarriageReturns()), bytes.count - textStart + 6)
     }
 
-    /// The key an xterm sequence (`ESC [ params final` or `ESC O final`) stands for.
+    /// The key an xterm sequence (`ESC [ params final` or `ESC O final`) stands for, with the
+    /// modifiers xterm adds as a second parameter (`ESC [ 1 ; 5 D` is `ctrl-left`, `ESC [ 15 ; 2 ~`
+    /// is `shift-f5`: 1 + shift 1, alt 2, ctrl 4, super 8).
     static func namedSequence(csi: Bool, parameters: String, final: Character) -> Key? {
+        let fields = parameters.split(separator: ";", omittingEmptySubsequences: false)
+        if csi, fields.count == 2, let code = Int(fields[1]), (2...16).contains(code) {
+            let base: Key?
+            if fields[0] == "1", let function = "PQRS".firstIndex(of: final) {
+                base = .f("PQRS".distance(from: "PQRS".startIndex, to: function) + 1)
+            } else {
+                base = namedSequence(csi: true, parameters: fields[0] == "1" && final != "~" ? "" : String(fields[0]), final: final)
+            }
+            return base.map { .modified($0, KeyModifiers(rawValue: code - 1)) }
+        }
         if parameters.isEmpty {
             switch final {
             case "A": return .up
