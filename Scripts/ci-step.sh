@@ -20,12 +20,10 @@ shift
 [[ $# -gt 0 ]] || { echo "usage: ci-step.sh SECONDS COMMAND [ARGS...]" >&2; exit 2; }
 diagnostics=${CI_DIAGNOSTICS:-/dev/stderr}
 
-descendants() {  # PID -> PID and every process below it, one a line
-    local pid=$1 child
-    echo "$pid"
-    for child in $(ps -o pid= --ppid "$pid" 2>/dev/null); do
-        descendants "$child"
-    done
+descendants() {  # PID -> PID and every process below it, one a line (one listing of all)
+    ps -eo pid=,ppid= | awk -v root="$1" '
+        { parent[$1] = $2 }
+        END { for (p in parent) { q = p; while (q != root && (q in parent) && q > 1) q = parent[q]; if (q == root) print p } }'
 }
 
 describe() {  # PIDS... -> what each process and each thread of a test process is doing
@@ -57,20 +55,36 @@ start=$SECONDS
 set -m   # the step runs in a process group of its own, so that it can be stopped whole
 "$@" &
 step=$!
+set +m   # the watchdog stays in this script's group
 (
-    sleep "$limit"
+    sleep "$limit" &
+    wait $!
     : > "$flag"
     mapfile -t processes < <(descendants "$step")
     describe "$@" >> "$diagnostics" 2>&1
-    for pid in "${processes[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+    # Stop the tree before killing it, listing it again until nothing new appears: a process
+    # that started a child between the listing and the kill (the harness's own children leave
+    # the process group with setsid) would leave that child running.
+    stopped=()
+    while mapfile -t processes < <(descendants "$step"); [[ ${#processes[@]} -gt ${#stopped[@]} ]]; do
+        for pid in "${processes[@]}"; do kill -STOP "$pid" 2>/dev/null; done
+        stopped=("${processes[@]}")
+    done
+    for pid in "${stopped[@]}"; do kill -KILL "$pid" 2>/dev/null; done
     kill -KILL -- -"$step" 2>/dev/null
     echo "ci-step: stopped '$*' after ${limit}s (diagnostics above or in ${CI_DIAGNOSTICS:-standard error})" >&2
 ) &
 watchdog=$!
-disown "$watchdog"   # no job report when it is stopped below
-wait "$step"
-status=$?
-kill -- -"$watchdog" 2>/dev/null || kill "$watchdog" 2>/dev/null
-if [[ -e $flag ]]; then status=124; rm -f "$flag"; fi
+# `wait` also returns when the step is only stopped (the watchdog stops it before the kill).
+while wait "$step"; status=$?; [[ -d /proc/$step && "$(awk '{print $3}' "/proc/$step/stat" 2>/dev/null)" != Z ]]; do :; done
+if [[ -e $flag ]]; then
+    { wait "$watchdog"; } 2>/dev/null   # let it finish its kills
+    status=124
+    rm -f "$flag"
+else
+    pkill -KILL -P "$watchdog" 2>/dev/null
+    kill -KILL "$watchdog" 2>/dev/null
+    { wait "$watchdog"; } 2>/dev/null
+fi
 [[ -n "${CI_STEPS_LOG:-}" ]] && printf '%5ds  exit %3d  %s\n' "$((SECONDS - start))" "$status" "$*" >> "$CI_STEPS_LOG"
 exit "$status"
