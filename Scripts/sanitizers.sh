@@ -42,6 +42,9 @@ elapsed=$(( $(date +%s) - start ))
 reports=$(grep -c -E "^WARNING: ThreadSanitizer|^==[0-9]+==ERROR: AddressSanitizer" "$log")
 summary=$(grep -E "^(✔|✘|━) Test run with" "$log" | tail -1)
 echo "sanitizers.sh $sanitizer: exit $status, $reports report(s), ${elapsed}s: $summary"
+if [[ $status -ne 0 ]]; then
+    grep -a -E "recorded an issue|unexpected signal|Fatal error" "$log" | grep -v "known issue" | cut -c1-300 | head -30
+fi
 if [[ $reports -gt 0 ]]; then
     grep -n -A30 -E "^WARNING: ThreadSanitizer|^==[0-9]+==ERROR: AddressSanitizer" "$log" | head -200
 fi

@@ -192,8 +192,23 @@ extension Posix {
 
     // MARK: - Process groups
 
+    /// The time since the machine booted in clock ticks (`_SC_CLK_TCK`), the unit of a process's
+    /// start time in `/proc/PID/stat`: a process started before this call has a start time no
+    /// later than its result. 0 where the boot clock is missing.
+    package static func bootClockTicks() -> UInt64 {
+        #if os(Linux)
+        var now = timespec()
+        guard clock_gettime(CLOCK_BOOTTIME, &now) == 0 else { return 0 }
+        let hertz = UInt64(max(sysconf(Int32(_SC_CLK_TCK)), 1))
+        return UInt64(now.tv_sec) * hertz + UInt64(now.tv_nsec) * hertz / 1_000_000_000
+        #else
+        return 0
+        #endif
+    }
+
     /// The processes of a process group that are not zombies, from `/proc` (Linux; empty elsewhere).
-    package static func livingMembers(ofProcessGroup group: Int32) -> [Int32] {
+    /// With `startedBy` (``bootClockTicks()``), only those that started no later than that.
+    package static func livingMembers(ofProcessGroup group: Int32, startedBy: UInt64? = nil) -> [Int32] {
         guard let directory = opendir("/proc") else { return [] }
         defer { closedir(directory) }
         var members: [Int32] = []
@@ -205,6 +220,11 @@ extension Posix {
             let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
             guard fields.count > 3, let state = fields[0].first, state != UInt8(ascii: "Z"), state != UInt8(ascii: "X"),
                   let pgrp = Int32(String(decoding: fields[2], as: UTF8.self)), pgrp == group else { continue }
+            // The start time is the 22nd field, the 20th after "(comm)".
+            if let startedBy {
+                guard fields.count > 19, let started = UInt64(String(decoding: fields[19], as: UTF8.self)),
+                      started <= startedBy else { continue }
+            }
             members.append(pid)
         }
         return members

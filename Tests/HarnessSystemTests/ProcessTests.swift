@@ -32,6 +32,26 @@ import Testing
         #expect(!Posix.exists(-sleeper))
     }
 
+    /// A session's teardown kills what is left of its group only while a process that started
+    /// before its child was reaped is in it: a group of that number started later is another
+    /// program's (the number was free again).
+    @Test func groupMembersAreCountedByWhenTheyStarted() throws {
+        let before = Posix.bootClockTicks()
+        while Posix.bootClockTicks() == before {}  // the next clock tick: what starts now starts later
+        let pipe = try Posix.makePipe()
+        defer { Posix.closeIgnoringErrors(pipe.read); Posix.closeIgnoringErrors(pipe.write) }
+        let program = try Posix.spawnWithPipes(
+            path: "/bin/sh", arguments: ["sh", "-c", "exec cat"], environment: ["PATH=/usr/bin:/bin"],
+            workingDirectory: nil, standardInput: pipe.read, standardOutput: pipe.write, standardError: pipe.write)
+        defer {
+            _ = try? Posix.killProcessGroup(program, SIGKILL)
+            _ = try? Posix.waitForTermination(program)
+        }
+        #expect(Posix.livingMembers(ofProcessGroup: program) == [program])
+        #expect(Posix.livingMembers(ofProcessGroup: program, startedBy: before).isEmpty)
+        #expect(Posix.livingMembers(ofProcessGroup: program, startedBy: Posix.bootClockTicks()) == [program])
+    }
+
     @Test func missingProgramFailsInTheChildStep() throws {
         let null = try Posix.openForReading("/dev/null")
         defer { Posix.closeIgnoringErrors(null) }

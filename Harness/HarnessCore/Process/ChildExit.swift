@@ -6,6 +6,7 @@ import HarnessSystem
 final class ChildExit: Sendable {
     private struct State {
         var status: ExitStatus?
+        var reapedAt: UInt64 = 0
         var handlers: [@Sendable (ExitStatus) -> Void] = []
     }
 
@@ -23,6 +24,11 @@ final class ChildExit: Sendable {
     /// holds until the current handler returns.
     var isReaped: Bool { state.withLock { $0.status != nil } }
 
+    /// When the loop reaped the child, in ``Posix/bootClockTicks()`` (0 before): a process of
+    /// its group that started later is not one of its own (the group's number may have been
+    /// given to another program once the group was gone).
+    var reapedAt: UInt64 { state.withLock { $0.reapedAt } }
+
     /// The status, once reaped.
     var status: ExitStatus? { state.withLock { $0.status } }
 
@@ -36,8 +42,10 @@ final class ChildExit: Sendable {
     }
 
     private func reaped(_ status: ExitStatus) {
+        let now = Posix.bootClockTicks()
         let handlers = state.withLock { state in
             state.status = status
+            state.reapedAt = now
             defer { state.handlers = [] }
             return state.handlers
         }

@@ -24,7 +24,7 @@ enum ChildProcess {
     ) {
         let loop = EventLoop.shared
         loop.execute {
-            guard !exit.isReaped else { return endLeftovers(of: pid, then: done) }
+            guard !exit.isReaped else { return endLeftovers(of: pid, reapedAt: exit.reapedAt, then: done) }
             let targets = signalLeaderToo ? [-pid, pid] : [-pid]
             for target in targets {
                 for signal in signals + [SIGCONT] { _ = try? Posix.kill(target, signal) }
@@ -36,17 +36,30 @@ enum ChildProcess {
             }
             exit.whenReaped { _ in
                 loop.cancel(graceTimer)
-                endLeftovers(of: pid, then: done)
+                endLeftovers(of: pid, reapedAt: exit.reapedAt, then: done)
             }
         }
     }
 
     /// After the leader was reaped: SIGKILL to what is left of its group, and `done` once
     /// those processes exited (or 2 s passed). On the loop.
-    private static func endLeftovers(of pid: Int32, then done: @escaping @Sendable () -> Void) {
-        _ = try? Posix.killProcessGroup(pid, SIGKILL)
+    ///
+    /// The group's number is only the group's while one of its processes lives: once all are
+    /// gone, the kernel may give it to a new program, which (a session leader, as every program
+    /// the harness starts) would lead a group of that number. A teardown long after the child
+    /// was reaped (a session kept open after its program ended) must not kill that stranger: the
+    /// group is killed only while a process that started before the reap (`reapedAt`) is in it.
+    /// (Seen once in a ThreadSanitizer run, where pids wrap around every few seconds: a hanging
+    /// program of another test was killed.)
+    private static func endLeftovers(of pid: Int32, reapedAt: UInt64, then done: @escaping @Sendable () -> Void) {
         // Scanning /proc costs about a millisecond: only when the group still has members.
-        let remaining = Posix.exists(-pid) ? Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid } : []
+        guard Posix.exists(-pid) else { return done() }
+        #if os(Linux)
+        let ours = Posix.livingMembers(ofProcessGroup: pid, startedBy: reapedAt)
+        guard !ours.isEmpty else { return done() }
+        #endif
+        _ = try? Posix.killProcessGroup(pid, SIGKILL)
+        let remaining = Posix.livingMembers(ofProcessGroup: pid).filter { $0 != pid }
         guard !remaining.isEmpty else { return done() }
         _ = try? Posix.killProcessGroup(pid, SIGKILL)
         EventLoop.shared.whenExited(remaining, timeout: .seconds(2)) { _ in done() }
