@@ -1,6 +1,7 @@
 // The few file-system calls Foundation does not make the way the harness needs: executable
-// lookup by stat/access, owner checks of the bridge's socket folder, mkdtemp, and the process's
-// descriptor table for leak tests.
+// lookup by stat/access, owner checks of the bridge's socket folder, files' identities for the
+// discovery of flows through symbolic links, mkdtemp, the process's environment, and the
+// process's descriptor table for leak tests.
 
 #if canImport(Glibc)
 import Glibc
@@ -28,6 +29,46 @@ extension Posix {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         return (UInt32(info.st_uid), UInt32(info.st_mode) & 0o7777, (UInt32(info.st_mode) & UInt32(S_IFMT)) == UInt32(S_IFDIR))
+    }
+
+    /// What `stat(2)` says of a path, symbolic links followed: which file it is (device and
+    /// inode, the same for every path that leads to it) and whether it is a folder or a regular file.
+    package struct FileStatus: Sendable, Hashable {
+        /// The device and inode: two paths with the same identity are the same file.
+        package let identity: FileIdentity
+        package let isDirectory: Bool
+        package let isRegularFile: Bool
+    }
+
+    /// A file's device and inode.
+    package struct FileIdentity: Sendable, Hashable {
+        package let device: UInt64
+        package let inode: UInt64
+    }
+
+    /// The status of the file `path` leads to (symbolic links followed), or nil when there is
+    /// none (missing, a link to nothing, a loop of links, no permission).
+    package static func fileStatus(ofPath path: String) -> FileStatus? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let kind = UInt32(info.st_mode) & UInt32(S_IFMT)
+        return FileStatus(identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
+                          isDirectory: kind == UInt32(S_IFDIR), isRegularFile: kind == UInt32(S_IFREG))
+    }
+
+    /// Whether `path` itself is a symbolic link (`lstat(2)`).
+    package static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        return (UInt32(info.st_mode) & UInt32(S_IFMT)) == UInt32(S_IFLNK)
+    }
+
+    /// Sets a variable of this process's environment (`setenv(3)`), seen by
+    /// `ProcessInfo.processInfo.environment` and inherited by the programs it then starts.
+    /// `setenv` is not safe while another thread reads the environment: call it first thing in
+    /// a command, before anything else runs.
+    package static func setEnvironmentVariable(_ name: String, to value: String) throws(SystemError) {
+        guard setenv(name, value, 1) == 0 else { throw SystemError(operation: "setenv \(name)", errno: errno) }
     }
 
     /// Creates a fresh directory (mode 0700) from a `mkdtemp` template ending in `XXXXXX`.

@@ -4,7 +4,9 @@ import HarnessFlows
 
 /// `harness run PATHS... [options]`: discovers, parses and runs flows; prints a line per flow
 /// and a summary; writes JUnit and artifacts. Exit 0 when nothing failed, 1 when a flow
-/// failed, 2 when flows could not be found or parsed (nothing ran), 64 for bad usage.
+/// failed or no flow was found, 2 when a path does not exist or flows could not be parsed
+/// (nothing ran), 64 for bad usage. Under Bazel it follows the test protocol
+/// (``BazelTestEnvironment``); `--list` prints the flows instead of running them.
 enum RunCommand: Command {
     static let name = "run"
     static let operands = "PATHS..."
@@ -15,15 +17,18 @@ enum RunCommand: Command {
         CommandOption(name: "filter", value: "REGEX", summary: "keeps the flows whose relative path the regex matches"),
         CommandOption(name: "timeout", value: "DURATION", summary: "the waits' limit until a flow's own timeout line (default 10s)"),
         CommandOption(name: "record", value: "missing|failed|all|never",
-                      summary: "the snapshot record mode (default: HARNESS_RECORD, else missing, never when CI is set)"),
-        CommandOption(name: "junit", value: "FILE", summary: "writes a JUnit report"),
-        CommandOption(name: "artifacts", value: "DIR", summary: "failed flows' recordings and screens, and the run report index.html"),
-        CommandOption(name: "shard", value: "I/N|auto|auto/N", summary: "runs one shard of the flows (auto: from the CI's variables)"),
+                      summary: "the snapshot record mode (default: HARNESS_RECORD, else missing, never when CI is set or under Bazel)"),
+        CommandOption(name: "junit", value: "FILE", summary: "writes a JUnit report (default under Bazel: XML_OUTPUT_FILE)"),
+        CommandOption(name: "artifacts", value: "DIR",
+                      summary: "failed flows' recordings and screens, and the run report index.html (default under Bazel: TEST_UNDECLARED_OUTPUTS_DIR)"),
+        CommandOption(name: "shard", value: "I/N|auto|auto/N", summary: "runs one shard of the flows (auto: from the CI's or Bazel's variables)"),
         CommandOption(name: "durations", value: "JUNIT-FILE|HISTORY-DIR", summary: "balances the shards by earlier durations (with --shard)"),
         CommandOption(name: "plan", value: "FILE", summary: "splits as an earlier shard's harness-plan.json says (a re-run shard)"),
         CommandOption(name: "history", value: "DIR", summary: "adds the run to a history folder (flaky over time, the report's strips)"),
         CommandOption(name: "trace", value: "on|off|retain-on-failure",
                       summary: "on: every flow's timeline and recording in --artifacts; off (default): failed and flaky ones"),
+        CommandOption(name: "list", value: nil,
+                      summary: "prints the flows the run would run (after --filter, --shard, --durations), one path a line; runs nothing"),
     ]
 
     /// After the options, `harness run --help` lists every command of a flow file (the keyword table).
@@ -31,6 +36,9 @@ enum RunCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try parse(arguments)
+        // Bazel's variables, when Bazel runs this as a test: TMPDIR first, before anything reads it.
+        let bazel = BazelTestEnvironment(ProcessInfo.processInfo.environment)
+        try bazel.useTemporaryDirectory()
         guard !parsed.positional.isEmpty else { throw CommandError.usage("missing PATHS (folders or .flow files)") }
         let jobs = try parsed.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let retries = try parsed.integer("retries", in: 0...100) ?? 0
@@ -50,10 +58,14 @@ enum RunCommand: Command {
         }
         var shard: FlowShard?
         if let text = parsed.value("shard") {
+            let environment = ProcessInfo.processInfo.environment
             do {
-                shard = try FlowShard(argument: text, environment: ProcessInfo.processInfo.environment)
+                shard = try FlowShard(argument: text, environment: environment)
             } catch {
                 throw CommandError.usage(error.description)
+            }
+            if text.hasPrefix("auto"), FlowShard.autoVariable(in: environment) == FlowShard.bazelIndexVariable {
+                try bazel.confirmSharding()
             }
         }
         guard shard != nil || parsed.value("durations") == nil else {
@@ -69,24 +81,36 @@ enum RunCommand: Command {
             }
             traceMode = mode
         }
-        guard parsed.value("artifacts") != nil || traceMode != .on else {
+        guard parsed.value("artifacts") != nil || bazel.undeclaredOutputs != nil || traceMode != .on else {
             throw CommandError.usage("--trace on keeps timelines for the report: it needs --artifacts")
         }
         let currentDirectory = FileManager.default.currentDirectoryPath
-        let junit = parsed.value("junit").map { FlowPaths.join(currentDirectory, $0) }
-        let artifacts = parsed.value("artifacts").map { FlowPaths.join(currentDirectory, $0) }
+        // Under Bazel the current folder is the read-only runfiles tree: what the run writes goes
+        // to the undeclared outputs, which Bazel keeps.
+        let outputRoot = bazel.undeclaredOutputs ?? currentDirectory
+        let junit = parsed.value("junit").map { FlowPaths.join(outputRoot, $0) } ?? bazel.xmlOutputFile
+        let artifacts = parsed.value("artifacts").map { FlowPaths.join(outputRoot, $0) } ?? bazel.undeclaredOutputs
         let history = parsed.value("history").map { FlowHistory(directory: FlowPaths.join(currentDirectory, $0)) }
         let startDate = Date()
 
         // Discover and parse everything before anything runs.
         var flows: [FlowFile]
         do {
-            flows = try FlowDiscovery.discover(parsed.positional, root: currentDirectory, filter: parsed.value("filter"))
+            flows = try FlowDiscovery.discover(parsed.positional, root: currentDirectory, filter: parsed.value("filter")) { warning in
+                HarnessCLI.printError("harness run: \(warning)")
+            }
         } catch {
             if case .invalidFilter = error { throw CommandError.usage(error.description) }
             HarnessCLI.printError("harness run: \(error)")
             return 2
         }
+        // A run that finds nothing to run has tested nothing: it must not pass.
+        guard !flows.isEmpty else {
+            let filter = parsed.value("filter").map { " matching --filter \($0.debugDescription)" } ?? ""
+            HarnessCLI.printError("harness run: no flows found under \(parsed.positional.joined(separator: " "))\(filter)")
+            return 1
+        }
+        let planned = flows.count
         let selection: ShardSelection
         do {
             selection = try ShardSelection(
@@ -100,6 +124,13 @@ enum RunCommand: Command {
         }
         flows = flows.filter { selection.plan.isMine($0.relativePath) }
         let balance = selection.note
+        // An empty shard of a non-empty plan is fine (more shards than flows, or a skewed split).
+        let emptyShard = shard.map { "Shard \($0) is empty: the \(planned) flow\(planned == 1 ? "" : "s") found belong\(planned == 1 ? "s" : "") to other shards" }
+        if parsed.has("list") {
+            for flow in flows { HarnessCLI.printLine(flow.relativePath) }
+            if flows.isEmpty, let emptyShard { HarnessCLI.printError(emptyShard) }
+            return 0
+        }
         let scripts: [FlowScript]
         do {
             scripts = try FlowParser.loadAll(flows)
@@ -125,6 +156,7 @@ enum RunCommand: Command {
         let workers = min(jobs, max(flows.count, 1))
         let shardText = shard.map { ", shard \($0)\(balance)" } ?? ""
         HarnessCLI.printLine("Running \(flows.count) flow\(flows.count == 1 ? "" : "s") on \(workers) worker\(workers == 1 ? "" : "s")\(shardText)")
+        if flows.isEmpty, let emptyShard { HarnessCLI.printLine(emptyShard) }
         // Places `[i/n]`, and on a terminal a live status line estimated from earlier durations.
         let reporter = RunProgress(
             names: flows.map(\.relativePath), workers: workers,
@@ -151,7 +183,13 @@ enum RunCommand: Command {
                       shard: shard?.description)
         }
         if !written || !planWritten { status = 1 }
-        if let indexPath { HarnessCLI.printLine("Artifacts: \(indexPath)") }
+        if let indexPath {
+            HarnessCLI.printLine("Artifacts: \(indexPath)")
+            if let outputs = bazel.undeclaredOutputs, FlowPaths.relative(indexPath, to: outputs) != nil, let kept = bazel.keptOutputs {
+                // The sandbox the path is in is gone once the test ends.
+                HarnessCLI.printLine("Bazel keeps TEST_UNDECLARED_OUTPUTS_DIR after the test: \(kept)/outputs.zip")
+            }
+        }
         reporter.runFinished(results)
         return status
     }

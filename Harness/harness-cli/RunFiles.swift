@@ -22,6 +22,8 @@ struct RunFiles {
         var ok = true
         if let junit {
             do {
+                // `--junit test-results/junit.xml` makes its folder, as `--artifacts` does.
+                try FileManager.default.createDirectory(atPath: FlowPaths.directory(of: junit), withIntermediateDirectories: true)
                 try JUnitWriter.write(junitReport, to: junit)
             } catch {
                 HarnessCLI.printError("\(command): cannot write \(junit): \(error.localizedDescription)")

@@ -69,6 +69,8 @@ import Harness
         (["BUILDKITE_PARALLEL_JOB": "0", "BUILDKITE_PARALLEL_JOB_COUNT": "5"], "auto", "1/5"),
         (["JOB_COMPLETION_INDEX": "4"], "auto/5", "5/5"),
         (["JOB_COMPLETION_INDEX": "0", "HARNESS_SHARD_TOTAL": "2"], "auto", "1/2"),
+        (["TEST_SHARD_INDEX": "0", "TEST_TOTAL_SHARDS": "3"], "auto", "1/3"),
+        (["CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "2"], "auto", "2/2"),
         ([:], "2/3", "2/3"),
     ]
 
@@ -78,9 +80,11 @@ import Harness
     }
 
     static let autoErrors: [([String: String], String, String)] = [
-        ([:], "auto", "--shard auto: none of HARNESS_SHARD_INDEX, CI_NODE_INDEX"),
+        ([:], "auto", "--shard auto: none of HARNESS_SHARD_INDEX, TEST_SHARD_INDEX, CI_NODE_INDEX"),
         (["JOB_COMPLETION_INDEX": "1"], "auto", "JOB_COMPLETION_INDEX is set but not the number of shards; pass --shard auto/N"),
         (["CI_NODE_INDEX": "x", "CI_NODE_TOTAL": "2"], "auto", #"CI_NODE_INDEX="x" is not a number"#),
+        (["TEST_SHARD_INDEX": "3", "TEST_TOTAL_SHARDS": "3"], "auto", "--shard 4/3: I must be between 1 and N"),
+        (["CIRCLE_NODE_INDEX": "0"], "auto", "CIRCLE_NODE_INDEX is set but not the number of shards"),
         (["BUILDKITE_PARALLEL_JOB": "5", "BUILDKITE_PARALLEL_JOB_COUNT": "5"], "auto", "--shard 6/5: I must be between 1 and N"),
         ([:], "auto/", #"--shard "auto/": expected I/N"#),
     ]

@@ -24,7 +24,12 @@ import TestSupport
             #expect(help.stdout.contains(option.spelling), "\(name): \(option.spelling)")
             #expect(help.stdout.contains("  " + option.spelling) || help.stdout.contains(", " + option.spelling))
             #expect(help.stdout.contains(option.summary))
-            #expect(throws: CommandError.self) { try command.parse(["--" + option.name]) }  // needs a value
+            if option.value == nil {
+                #expect(try command.parse(["--" + option.name]).has(option.name))  // a flag
+                #expect(throws: CommandError.self) { try command.parse(["--" + option.name + "=x"]) }
+            } else {
+                #expect(throws: CommandError.self) { try command.parse(["--" + option.name]) }  // needs a value
+            }
             if let value = option.value {
                 let parsed = try command.parse(["--" + option.name, value])
                 #expect(parsed.value(option.name) == value)

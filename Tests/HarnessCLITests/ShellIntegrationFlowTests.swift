@@ -46,6 +46,14 @@ import HarnessSystem
         #expect(outcome == .passed, "\(outcome)")
     }
 
+    /// The bundled bash flow (Tests/Flows/third-party/bash-shell-marks.flow) runs the docs' rc
+    /// file, not a copy that could drift from it.
+    @Test func theBundledBashFlowUsesTheDocsPrompt() throws {
+        let bundled = Self.docs.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/Flows/third-party/fixtures/shell-marks.bash")
+        #expect(try String(contentsOf: bundled, encoding: .utf8) == (try #require(Self.blocks("bash").first)))
+    }
+
     @Test func theDocsZshPromptEmitsTheSameMarks() throws {
         let zsh = try #require(Self.blocks("zsh").first)
         let bash = try #require(Self.blocks("bash").first)

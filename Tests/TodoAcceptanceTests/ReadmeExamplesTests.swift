@@ -93,6 +93,26 @@ struct ReadmeExamplesTests {
         #expect(session.outputAfterCursor.hasSuffix("bean"))    // dialog --stdout prints the tag
     }
 
+    /// The modern-terminal example, on a bash whose prompt sends the OSC 133 marks of
+    /// docs/FLOWS.md (the bundled flows' copy of that rc file).
+    @Test(.enabled(if: isInstalled("bash"))) func shellMarksTitlesAndModifiedKeys() async throws {
+        let rcFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Flows/third-party/fixtures/shell-marks.bash").path
+        var environment = testEnvironment
+        environment["HISTFILE"] = "/dev/null"
+        let session = try TerminalSession.launch(.init(
+            executable: "bash", arguments: ["--noprofile", "--rcfile", rcFile, "-i"],
+            environment: environment, size: TerminalSize(cols: 80, rows: 24)))
+        defer { session.terminate() }
+
+        try session.type("(exit 3)\r")
+        let command = try await session.waitForCommand()        // until its D mark: the command ended
+        #expect(command.exitStatus == 3)
+        try session.type("printf '\\e]2;%s\\a' 'build done'\r")
+        try await session.waitFor(title: "build done")           // OSC 0 and 2
+        try session.press(.ctrl(.left), .shift(.left))           // xterm's CSI 1;5D and CSI 1;2D here
+    }
+
     @Test func sortRunsWithPipes() async throws {
         let launch = AppLaunch(executable: "sort")       // no protocol flags unless the test sets some
         let app = try PipedApp.launch(launch, standardInput: .text("b\na\n"))

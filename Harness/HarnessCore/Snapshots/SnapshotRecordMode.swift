@@ -10,7 +10,8 @@ import Foundation
 /// | `all`     | record it, fail            | overwrite it, fail with a diff        | rewrite it, fail |
 /// | `never`   | fail, record nothing       | fail with a diff                      | pass    |
 ///
-/// Without `HARNESS_RECORD` the mode is `missing`, or `never` when `CI` is set, so a CI run never
+/// Without `HARNESS_RECORD` the mode is `missing`, or `never` when `CI` is set or under Bazel
+/// (`TEST_SRCDIR` set: a Bazel test reads its files from a read-only tree), so a CI run never
 /// passes by recording.
 public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Record references that do not exist yet (the default on a developer's machine).
@@ -20,14 +21,14 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConv
     case all
     /// Record missing references and overwrite the ones that do not match.
     case failed
-    /// Never write a reference (the default when `CI` is set).
+    /// Never write a reference (the default when `CI` is set, and under Bazel).
     case never
 
     /// The environment variable that sets the mode.
     public static let environmentVariable = "HARNESS_RECORD"
 
     /// The mode `environment` asks for: `HARNESS_RECORD` when set and not empty, otherwise
-    /// `never` when `CI` is set, otherwise `missing`.
+    /// `never` when `CI` or Bazel's `TEST_SRCDIR` is set, otherwise `missing`.
     /// - Throws: ``SnapshotError/invalidRecordMode(_:)`` for an unknown value.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
@@ -39,8 +40,12 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConv
             return mode
         }
         if let ci = environment["CI"], !ci.isEmpty { return .never }
+        if let bazel = environment[bazelTestVariable], !bazel.isEmpty { return .never }
         return .missing
     }
+
+    /// The variable Bazel sets for every test it runs (the runfiles' root).
+    public static let bazelTestVariable = "TEST_SRCDIR"
 
     /// The mode's name, as `HARNESS_RECORD` spells it.
     public var description: String { rawValue }

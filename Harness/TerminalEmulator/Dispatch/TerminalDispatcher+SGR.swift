@@ -9,11 +9,15 @@ extension TerminalDispatcher {
             return
         }
         var index = 0
-        while index < p.count {
+        let count = p.count
+        let anySubparameters = p.subparameterMask != 0
+        while index < count {
             let code = p[index]
-            // Sub-parameters belonging to this code (after ':').
+            // Sub-parameters belonging to this code (after ':'), looked for only when there are some.
             var end = index + 1
-            while end < p.count && p.isSubparameter(end) { end += 1 }
+            if anySubparameters {
+                while end < count && p.isSubparameter(end) { end += 1 }
+            }
             let hasSubparameters = end > index + 1
             var next = end
             switch code {

@@ -2,19 +2,25 @@
 ///
 /// An omitted parameter reads as 0 ("0 means default" is the dispatcher's business).
 /// Values saturate at 65535; at most `capacity` parameters are kept (more are dropped).
+///
+/// The values are stored inline (one `SIMD32<UInt16>`, no allocation): the parser clears and
+/// fills a set for every control sequence, so this is on the hot path.
 public struct CSIParameters: Sendable, Hashable, CustomStringConvertible {
     /// Maximum number of parameters (including sub-parameters) kept.
     public static let capacity = 32
 
-    /// The values in order.
-    public private(set) var values: ContiguousArray<UInt16>
+    /// The values, inline; lanes at `count` and beyond are always 0, so the synthesized
+    /// equality and hashing compare exactly the values held.
+    private var storage: SIMD32<UInt16>
+    /// Number of values held.
+    private var length: UInt8
     /// Bit `i` set: value `i` follows a `:` (is a sub-parameter of the one before).
     public private(set) var subparameterMask: UInt32
 
     /// No parameters.
     public init() {
-        values = []
-        values.reserveCapacity(Self.capacity)
+        storage = SIMD32()
+        length = 0
         subparameterMask = 0
     }
 
@@ -26,14 +32,23 @@ public struct CSIParameters: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The values in order.
+    public var values: ContiguousArray<UInt16> {
+        ContiguousArray((0..<count).map { storage[$0] })
+    }
+
     /// Number of values.
-    public var count: Int { values.count }
+    public var count: Int {
+        @inline(__always) get { Int(length) }
+    }
 
     /// True when there are no values.
-    public var isEmpty: Bool { values.isEmpty }
+    public var isEmpty: Bool { length == 0 }
 
     /// The raw value at `index`, 0 when out of range.
-    public subscript(index: Int) -> Int { index < values.count ? Int(values[index]) : 0 }
+    public subscript(index: Int) -> Int {
+        @inline(__always) get { index >= 0 && index < count ? Int(storage[index]) : 0 }
+    }
 
     /// The value at `index`, or `defaultValue` when it is missing or 0.
     @inline(__always)
@@ -43,31 +58,35 @@ public struct CSIParameters: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when value `index` follows a `:`.
+    @inline(__always)
     public func isSubparameter(_ index: Int) -> Bool {
-        index < 32 && subparameterMask & (1 << UInt32(index)) != 0
+        index >= 0 && index < 32 && subparameterMask & (1 << UInt32(index)) != 0
     }
 
     /// Appends a value (dropped when full).
     @inline(__always)
     public mutating func append(_ value: UInt16, isSubparameter: Bool) {
-        guard values.count < Self.capacity else { return }
-        if isSubparameter { subparameterMask |= 1 << UInt32(values.count) }
-        values.append(value)
+        let index = Int(length)
+        guard index < Self.capacity else { return }
+        if isSubparameter { subparameterMask |= 1 << UInt32(index) }
+        storage[index] = value
+        length += 1
     }
 
-    /// Removes every value, keeping storage.
+    /// Removes every value.
     @inline(__always)
     public mutating func removeAll() {
-        values.removeAll(keepingCapacity: true)
+        storage = SIMD32()
+        length = 0
         subparameterMask = 0
     }
 
     /// "1;2:3" style text.
     public var description: String {
         var text = ""
-        for index in values.indices {
+        for index in 0..<count {
             if index > 0 { text += isSubparameter(index) ? ":" : ";" }
-            text += String(values[index])
+            text += String(storage[index])
         }
         return text
     }

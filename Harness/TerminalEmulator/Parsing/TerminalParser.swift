@@ -39,37 +39,157 @@ public struct TerminalParser: Sendable {
     }
 
     /// Parses bytes, calling the performer for each recognised action.
+    ///
+    /// The common cases run in this loop without a call per byte: runs of printable ASCII,
+    /// complete UTF-8 characters, and the parameters and final byte of a control sequence;
+    /// every other byte goes through the state machine (`advance`), so the actions are the same.
     public mutating func feed<P: TerminalPerformer>(_ bytes: UnsafeRawBufferPointer, into performer: inout P) {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var index = 0
         while index < count {
-            if state == .ground && utf8Remaining == 0 {
-                // Fast path: a run of printable ASCII goes to the performer in one call.
+            switch state {
+            case .ground where utf8Remaining == 0:
+                // A run of printable ASCII goes to the performer in one call. Eight bytes are
+                // tested at a time while eight remain, the rest one by one.
                 var end = index
+                while end &+ 8 <= count {
+                    let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
+                    let outside = Self.nonPrintableASCII(UInt64(littleEndian: word))
+                    if outside != 0 {
+                        end += outside.trailingZeroBitCount >> 3
+                        break
+                    }
+                    end &+= 8
+                }
                 while end < count {
                     let byte = base[end]
                     if byte < 0x20 || byte > 0x7E { break }
-                    end += 1
+                    end &+= 1
                 }
                 if end > index {
                     performer.printASCII(UnsafeBufferPointer(start: base + index, count: end - index))
                     index = end
-                    if index == count { break }
+                    if index == count { return }
                 }
                 let byte = base[index]
-                index += 1
-                if byte < 0x20 {
-                    if byte == 0x1B { enterEscape() } else { performer.execute(byte) }
-                    continue
+                index &+= 1
+                if byte >= 0x80 {
+                    // A whole, valid UTF-8 character in this chunk is decoded here; anything
+                    // else (cut by the chunk's end, invalid) goes through the byte-wise decoder.
+                    if let (scalar, length) = Self.decodeCharacter(base + index - 1, available: count - index + 1) {
+                        performer.print(scalar)
+                        index &+= length &- 1
+                    } else {
+                        decodeUTF8(byte, &performer)
+                    }
+                } else if byte == 0x1B {
+                    enterEscape()
+                    if index < count && base[index] == 0x5B { // CSI
+                        index &+= 1
+                        state = .csiEntry
+                    }
+                } else if byte < 0x20 {
+                    performer.execute(byte)
                 }
-                if byte == 0x7F { continue }
-                decodeUTF8(byte, &performer)
-                continue
+                // DEL (0x7F) is ignored.
+
+            case .csiEntry, .csiParam:
+                // Parameters (digits, ';', ':') and the final byte; anything else takes the
+                // state machine's path.
+                var byte = base[index]
+                if state == .csiEntry {
+                    if byte >= 0x3C && byte <= 0x3F {
+                        intermediates.privateMarker = byte
+                        state = .csiParam
+                        index &+= 1
+                        if index == count { return }
+                        byte = base[index]
+                    }
+                }
+                var current = currentParameter
+                var started = parameterStarted
+                var subparameter = nextIsSubparameter
+                let first = index
+                while true {
+                    let digit = byte &- 0x30
+                    if digit < 10 {
+                        current = min(current &* 10 &+ UInt32(digit), 65535)
+                        started = true
+                    } else if byte == 0x3B || byte == 0x3A {
+                        if parameters.count >= CSIParameters.capacity { overflowed = true }
+                        parameters.append(UInt16(current), isSubparameter: subparameter)
+                        subparameter = byte == 0x3A
+                        current = 0
+                        started = true
+                    } else {
+                        break
+                    }
+                    index &+= 1
+                    if index == count { break }
+                    byte = base[index]
+                }
+                currentParameter = current
+                parameterStarted = started
+                nextIsSubparameter = subparameter
+                if index > first { state = .csiParam }
+                if index == count { return }
+                index &+= 1
+                if byte >= 0x40 && byte <= 0x7E {
+                    dispatchCSI(byte, &performer)
+                } else {
+                    advance(byte, &performer)
+                }
+
+            default:
+                let byte = base[index]
+                index &+= 1
+                advance(byte, &performer)
             }
-            let byte = base[index]
-            index += 1
-            advance(byte, &performer)
+        }
+    }
+
+    /// For eight bytes read little-endian: the high bit of each byte that is not printable
+    /// ASCII (below 0x20 or above 0x7E) is set, and no bit below the first such byte's is
+    /// (a borrow or carry only moves upwards from a byte that is outside the range).
+    @inline(__always)
+    static func nonPrintableASCII(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x20) & ~word & highs    // a byte < 0x20
+        let above = ((word &+ ones &* 0x01) | word) & highs   // a byte >= 0x7F
+        return below | above
+    }
+
+    /// The scalar of the complete, valid UTF-8 character at `start` (its lead byte >= 0x80)
+    /// and its length; nil when it is invalid or longer than `available`.
+    @inline(__always)
+    private static func decodeCharacter(_ start: UnsafePointer<UInt8>, available: Int) -> (Unicode.Scalar, Int)? {
+        let lead = start[0]
+        switch lead {
+        case 0xC2...0xDF:
+            guard available >= 2 else { return nil }
+            let b1 = start[1]
+            guard b1 & 0xC0 == 0x80 else { return nil }
+            return (Unicode.Scalar(UInt32(lead & 0x1F) << 6 | UInt32(b1 & 0x3F))!, 2)
+        case 0xE0...0xEF:
+            guard available >= 3 else { return nil }
+            let b1 = start[1], b2 = start[2]
+            let lower: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+            let upper: UInt8 = lead == 0xED ? 0x9F : 0xBF
+            guard b1 >= lower, b1 <= upper, b2 & 0xC0 == 0x80 else { return nil }
+            let value = UInt32(lead & 0x0F) << 12 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F)
+            return (Unicode.Scalar(value)!, 3)
+        case 0xF0...0xF4:
+            guard available >= 4 else { return nil }
+            let b1 = start[1], b2 = start[2], b3 = start[3]
+            let lower: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+            let upper: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+            guard b1 >= lower, b1 <= upper, b2 & 0xC0 == 0x80, b3 & 0xC0 == 0x80 else { return nil }
+            let value = UInt32(lead & 0x07) << 18 | UInt32(b1 & 0x3F) << 12 | UInt32(b2 & 0x3F) << 6 | UInt32(b3 & 0x3F)
+            return (Unicode.Scalar(value)!, 4)
+        default:
+            return nil
         }
     }
 
@@ -265,6 +385,7 @@ public struct TerminalParser: Sendable {
         }
     }
 
+    @inline(__always)
     private mutating func dispatchCSI<P: TerminalPerformer>(_ final: UInt8, _ performer: inout P) {
         state = .ground
         finishParameters()

@@ -39,19 +39,23 @@ extension Screen {
         lastPrinted = (UInt32(bytes[total - 1]), 1)
     }
 
-    /// Writes `count` ASCII cells at the cursor without moving it (the caller checked they fit).
+    /// Writes `count` ASCII cells at the cursor without moving it (the caller checked they fit):
+    /// one pass through the row's cells, a wide character cut at either end blanked first.
     @inline(__always)
     private mutating func writeASCII(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int, count: Int, pen: StoredCell) {
-        let row = cursorRow, col = cursorCol
-        breakWideCharacter(row: row, at: col)
-        breakWideCharacter(row: row, at: col + count)
-        let start = grid.rowStart[row] + col
+        let col = cursorCol, cols = self.cols
+        let start = grid.rowStart[cursorRow]
+        let blank = eraseBlank
+        var cell = pen
+        cell.flags &= StoredCell.attributeMask
         grid.cells.withUnsafeMutableBufferPointer { cells in
-            var cell = pen
-            cell.flags &= StoredCell.attributeMask
+            let line = cells.baseAddress! + start
+            Self.breakWideCharacter(line, at: col, cols: cols, blank: blank)
+            Self.breakWideCharacter(line, at: col + count, cols: cols, blank: blank)
+            let source = bytes.baseAddress! + index
             for offset in 0..<count {
-                cell.content = UInt32(bytes[index + offset])
-                cells[start + offset] = cell
+                cell.content = UInt32(source[offset])
+                line[col + offset] = cell
             }
         }
     }
@@ -86,20 +90,25 @@ extension Screen {
             }
         }
         if insertMode { insertBlankCharacters(width) }
-        let row = cursorRow, col = cursorCol
-        breakWideCharacter(row: row, at: col)
-        breakWideCharacter(row: row, at: col + width)
+        let col = cursorCol, cols = self.cols
+        let start = grid.rowStart[cursorRow]
+        let blank = eraseBlank
         var cell = pen
         cell.flags &= StoredCell.attributeMask
         cell.content = content
-        if width == 2 {
-            cell.flags |= StoredCell.wide
-            grid[row, col] = cell
-            cell.flags = (cell.flags & StoredCell.attributeMask) | StoredCell.continuation
-            cell.content = 0
-            grid[row, col + 1] = cell
-        } else {
-            grid[row, col] = cell
+        grid.cells.withUnsafeMutableBufferPointer { cells in
+            let line = cells.baseAddress! + start
+            Self.breakWideCharacter(line, at: col, cols: cols, blank: blank)
+            Self.breakWideCharacter(line, at: col + width, cols: cols, blank: blank)
+            if width == 2 {
+                cell.flags |= StoredCell.wide
+                line[col] = cell
+                cell.flags = (cell.flags & StoredCell.attributeMask) | StoredCell.continuation
+                cell.content = 0
+                line[col + 1] = cell
+            } else {
+                line[col] = cell
+            }
         }
         lastPrinted = (content, width)
         if col + width >= cols {
@@ -136,6 +145,14 @@ extension Screen {
         guard col > 0, col < cols, grid[row, col].isContinuation else { return }
         grid[row, col - 1] = eraseBlank
         grid[row, col] = eraseBlank
+    }
+
+    /// `breakWideCharacter` on a row's cells already in hand (the printing paths).
+    @inline(__always)
+    static func breakWideCharacter(_ line: UnsafeMutablePointer<StoredCell>, at col: Int, cols: Int, blank: StoredCell) {
+        guard col > 0, col < cols, line[col].isContinuation else { return }
+        line[col - 1] = blank
+        line[col] = blank
     }
 
     /// A pending wrap happens only if autowrap is still on (it may have been reset since).

@@ -27,14 +27,31 @@ struct ScreenGrid {
         guard from < to else { return }
         let start = rowStart[row]
         cells.withUnsafeMutableBufferPointer { buffer in
-            for index in (start + from)..<(start + to) { buffer[index] = blank }
+            Self.fill(buffer.baseAddress! + start + from, count: to - from, with: blank)
         }
     }
 
     /// Every cell to `blank`.
     mutating func fillAll(with blank: StoredCell) {
         cells.withUnsafeMutableBufferPointer { buffer in
-            for index in buffer.indices { buffer[index] = blank }
+            Self.fill(buffer.baseAddress!, count: buffer.count, with: blank)
+        }
+    }
+
+    /// Writes `blank` into `count` cells from `start`: while a cell is 16 bytes, with one
+    /// 16-byte store per cell (a line feed at the bottom blanks a whole row, so this is on the
+    /// scrolling path); otherwise cell by cell.
+    @inline(__always)
+    static func fill(_ start: UnsafeMutablePointer<StoredCell>, count: Int, with blank: StoredCell) {
+        guard MemoryLayout<StoredCell>.stride == 16 else {
+            start.update(repeating: blank, count: count)
+            return
+        }
+        var pattern = SIMD2<UInt64>()
+        withUnsafeMutableBytes(of: &pattern) { $0.storeBytes(of: blank, as: StoredCell.self) }
+        let raw = UnsafeMutableRawPointer(start)
+        for index in 0..<count {
+            raw.storeBytes(of: pattern, toByteOffset: index &* 16, as: SIMD2<UInt64>.self)
         }
     }
 

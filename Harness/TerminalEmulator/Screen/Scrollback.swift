@@ -56,13 +56,7 @@ struct Scrollback: Equatable {
     mutating func push(_ row: UnsafeBufferPointer<StoredCell>) {
         totalPushed += 1
         guard limit > 0 else { return }
-        var end = row.count
-        // Trailing plain blanks (all fields zero): one test per cell, not four.
-        while end > 0 {
-            let cell = row[end - 1]
-            if cell.content | cell.foreground | cell.background | UInt32(cell.flags) | UInt32(cell.link) != 0 { break }
-            end -= 1
-        }
+        let end = Self.lengthWithoutTrailingBlanks(row)
         openCells.append(contentsOf: UnsafeBufferPointer(rebasing: row[0..<end]))
         openStarts.append(openCells.count)
         if openStarts.count - 1 == Self.chunkSize {
@@ -73,6 +67,38 @@ struct Scrollback: Equatable {
             openStarts.reserveCapacity(Self.chunkSize + 1)
         }
         while count > limit { dropOldest() }
+    }
+
+    /// How many cells of `row` are left when its trailing plain blanks (all fields zero, the
+    /// hyperlink included) are cut. While a cell is laid out as 16 bytes of fields (the link in
+    /// the last two), four cells are tested at a time with 64-bit loads (most of a row that
+    /// scrolls off is trailing blanks); the rest one cell at a time.
+    @inline(__always)
+    static func lengthWithoutTrailingBlanks(_ row: UnsafeBufferPointer<StoredCell>) -> Int {
+        var end = row.count
+        if MemoryLayout<StoredCell>.stride == 16, MemoryLayout<StoredCell>.size == 16,
+           MemoryLayout<StoredCell>.offset(of: \StoredCell.link) == 14, let base = row.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while end >= 4 {
+                let offset = (end &- 4) &* 16
+                var bits = raw.load(fromByteOffset: offset, as: UInt64.self)
+                bits |= raw.load(fromByteOffset: offset &+ 8, as: UInt64.self)
+                bits |= raw.load(fromByteOffset: offset &+ 16, as: UInt64.self)
+                bits |= raw.load(fromByteOffset: offset &+ 24, as: UInt64.self)
+                bits |= raw.load(fromByteOffset: offset &+ 32, as: UInt64.self)
+                bits |= raw.load(fromByteOffset: offset &+ 40, as: UInt64.self)
+                bits |= raw.load(fromByteOffset: offset &+ 48, as: UInt64.self)
+                bits |= raw.load(fromByteOffset: offset &+ 56, as: UInt64.self)
+                if bits != 0 { break }
+                end &-= 4
+            }
+        }
+        while end > 0 {
+            let cell = row[end - 1]
+            if cell.content | cell.foreground | cell.background | UInt32(cell.flags) | UInt32(cell.link) != 0 { break }
+            end -= 1
+        }
+        return end
     }
 
     private mutating func dropOldest() {

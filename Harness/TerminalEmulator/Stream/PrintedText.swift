@@ -15,9 +15,13 @@
 public struct PrintedText: Sendable, Equatable {
     /// The most bytes kept (1 MiB by default).
     public let capacity: Int
-    /// The stream's bytes from `startOffset` on, UTF-8.
-    private(set) var bytes: ContiguousArray<UInt8> = []
-    /// The absolute offset of `bytes[0]`: how many bytes were dropped.
+    /// The stream's bytes from `startOffset` on (UTF-8) in `storage[0..<used]`, then spare room:
+    /// an append writes into the spare room through one pointer (no per-byte `append`, no
+    /// generic `append(contentsOf:)`), which is most of what printing costs besides the screen.
+    private var storage: ContiguousArray<UInt8> = []
+    /// How many bytes of `storage` hold the stream.
+    private var used = 0
+    /// The absolute offset of the first byte kept: how many bytes were dropped.
     public private(set) var startOffset = 0
 
     /// An empty stream keeping at most `capacity` bytes (at least 64).
@@ -26,33 +30,82 @@ public struct PrintedText: Sendable, Equatable {
     }
 
     /// The absolute offset just past the last byte printed.
-    public var endOffset: Int { startOffset + bytes.count }
+    public var endOffset: Int { startOffset + used }
+
+    public static func == (lhs: PrintedText, rhs: PrintedText) -> Bool {
+        guard lhs.capacity == rhs.capacity, lhs.startOffset == rhs.startOffset, lhs.used == rhs.used else { return false }
+        return lhs.withBytes { left in rhs.withBytes { right in left.elementsEqual(right) } }
+    }
 
     // MARK: - Appending
 
+    /// Appends one scalar, UTF-8 encoded.
     @inline(__always)
     mutating func append(_ scalar: Unicode.Scalar) {
         let value = scalar.value
-        if value < 0x80 {
-            bytes.append(UInt8(value))
-        } else {
-            for unit in UTF8.encode(scalar)! { bytes.append(unit) }
+        let length = value < 0x80 ? 1 : value < 0x800 ? 2 : value < 0x10000 ? 3 : 4
+        let start = used
+        if start + length > storage.count { makeRoom(for: length) }
+        storage.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer.baseAddress! + start
+            switch length {
+            case 1:
+                out[0] = UInt8(truncatingIfNeeded: value)
+            case 2:
+                out[0] = 0xC0 | UInt8(truncatingIfNeeded: value >> 6)
+                out[1] = 0x80 | UInt8(truncatingIfNeeded: value & 0x3F)
+            case 3:
+                out[0] = 0xE0 | UInt8(truncatingIfNeeded: value >> 12)
+                out[1] = 0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F)
+                out[2] = 0x80 | UInt8(truncatingIfNeeded: value & 0x3F)
+            default:
+                out[0] = 0xF0 | UInt8(truncatingIfNeeded: value >> 18)
+                out[1] = 0x80 | UInt8(truncatingIfNeeded: (value >> 12) & 0x3F)
+                out[2] = 0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F)
+                out[3] = 0x80 | UInt8(truncatingIfNeeded: value & 0x3F)
+            }
         }
-        if bytes.count > capacity { dropOlderHalf() }
+        used = start + length
+        if used > capacity { dropOlderHalf() }
     }
 
+    /// Appends a run of ASCII bytes.
     @inline(__always)
     mutating func append(ascii bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes.append(contentsOf: bytes)
-        if self.bytes.count > capacity { dropOlderHalf() }
+        let count = bytes.count
+        guard count > 0, let source = bytes.baseAddress else { return }
+        let start = used
+        if start + count > storage.count { makeRoom(for: count) }
+        storage.withUnsafeMutableBufferPointer { buffer in
+            (buffer.baseAddress! + start).update(from: source, count: count)
+        }
+        used = start + count
+        if used > capacity { dropOlderHalf() }
+    }
+
+    /// Grows `storage` so that `length` more bytes fit after `used`: doubling, up to a little
+    /// more than the capacity (the stream never holds more than that between appends).
+    private mutating func makeRoom(for length: Int) {
+        let needed = used + length
+        let grown = max(needed, min(max(storage.count * 2, 256), capacity + 8))
+        storage.append(contentsOf: repeatElement(0, count: grown - storage.count))
     }
 
     private mutating func dropOlderHalf() {
-        var cut = bytes.count - capacity / 2
+        var cut = used - capacity / 2
         // Never cut a character in two: move to the start of the next one.
-        while cut < bytes.count && bytes[cut] & 0xC0 == 0x80 { cut += 1 }
-        bytes.removeFirst(cut)
+        while cut < used && storage[cut] & 0xC0 == 0x80 { cut += 1 }
+        let kept = used - cut
+        storage.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.update(from: buffer.baseAddress! + cut, count: kept)
+        }
+        used = kept
         startOffset += cut
+    }
+
+    /// The kept bytes.
+    private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<used])) }
     }
 
     // MARK: - Reading
@@ -61,7 +114,7 @@ public struct PrintedText: Sendable, Equatable {
     /// the end). An offset inside a character starts at the next one.
     public func text(from offset: Int, to end: Int? = nil) -> String {
         let (lower, upper) = clampedRange(from: offset, to: end)
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[lower..<upper]), as: UTF8.self) }
+        return withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[lower..<upper]), as: UTF8.self) }
     }
 
     /// The absolute offsets of the first occurrence of `needle` that lies entirely at or after
@@ -70,7 +123,7 @@ public struct PrintedText: Sendable, Equatable {
         let pattern = Array(needle.utf8)
         guard !pattern.isEmpty else { return nil }
         let (lower, _) = clampedRange(from: offset, to: nil)
-        return bytes.withUnsafeBufferPointer { haystack -> Range<Int>? in
+        return withBytes { haystack -> Range<Int>? in
             let first = pattern[0], length = pattern.count
             var index = lower
             let last = haystack.count - length
@@ -86,11 +139,13 @@ public struct PrintedText: Sendable, Equatable {
         }
     }
 
-    /// `from`/`to` turned into indices of `bytes`, on character boundaries.
+    /// `from`/`to` turned into indices of the kept bytes, on character boundaries.
     private func clampedRange(from offset: Int, to end: Int?) -> (Int, Int) {
-        var lower = min(max(0, offset - startOffset), bytes.count)
-        while lower < bytes.count && bytes[lower] & 0xC0 == 0x80 { lower += 1 }
-        let upper = max(lower, min(bytes.count, (end ?? endOffset) - startOffset))
-        return (lower, upper)
+        withBytes { bytes in
+            var lower = min(max(0, offset - startOffset), bytes.count)
+            while lower < bytes.count && bytes[lower] & 0xC0 == 0x80 { lower += 1 }
+            let upper = max(lower, min(bytes.count, (end ?? endOffset) - startOffset))
+            return (lower, upper)
+        }
     }
 }

@@ -33,6 +33,24 @@ import Testing
         #expect(screen.scrollbackLines == (201 - min(limit, 200)..<201).map { "line\($0)" })
     }
 
+    /// A scrolled-off row keeps every cell up to its last one that is not a plain blank: a
+    /// character, or a blank with a background colour left by an erase. The columns cover
+    /// both sides of the blocks of four cells the trailing blanks are tested in.
+    @Test(arguments: [0, 1, 2, 3, 4, 5, 7, 8, 75, 76, 77, 78, 79])
+    func aScrolledOffRowKeepsEveryCellUpToItsLastNonBlankOne(col: Int) {
+        let character = Self.terminal("\(CSI)1;\(col + 1)Hx\r\n\n", cols: 80, rows: 2)
+        #expect(character.snapshot().scrollbackCells(line: 0).count == col + 1)
+        #expect(character.snapshot().scrollbackLine(0) == String(repeating: " ", count: col) + "x")
+
+        let erased = Self.terminal("\(CSI)1;\(col + 1)H\(CSI)44m\(CSI)1X\(CSI)m\r\n\n", cols: 80, rows: 2)
+        let cells = erased.snapshot().scrollbackCells(line: 0)
+        #expect(cells.count == col + 1)
+        #expect(cells.last?.attributes.background == .indexed(4))
+
+        let plain = Self.terminal("\(CSI)1;\(col + 1)H\(CSI)1X\r\n\n", cols: 80, rows: 2)
+        #expect(plain.snapshot().scrollbackCells(line: 0).isEmpty)
+    }
+
     @Test func memoryIsBoundedByTheLimit() {
         let terminal = Terminal(cols: 80, rows: 24, scrollbackLimit: 100)
         for round in 0..<2_000 { terminal.feed("round \(round)\r\n") }
@@ -62,6 +80,17 @@ import Testing
         terminal.feed("\r\nline7")
         #expect(terminal.snapshot().scrollbackLines == ["line4"])
         #expect(terminal.snapshot().linesScrolledOff(since: 3) == ["line4"])
+    }
+
+    /// Blanks that carry a hyperlink (OSC 8 over spaces) are not trailing blanks: they scroll
+    /// off with their link.
+    @Test func trailingBlanksWithALinkAreKept() {
+        let terminal = Terminal(cols: 12, rows: 2)
+        terminal.feed("a\u{1B}]8;;https://x.test/\u{07}      \u{1B}]8;;\u{07}\r\n\r\n\r\n")
+        let snapshot = terminal.snapshot()
+        #expect(snapshot.scrollbackCells(line: 0).count >= 7)
+        #expect(snapshot.scrollbackCell(line: 0, col: 6).attributes.link == "https://x.test/")
+        #expect(snapshot.scrollbackCell(line: 0, col: 7).attributes.link == nil)
     }
 
     @Test func eraseDisplayTwoAndFullResetKeepIt() {

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSystem
 
 /// Why flows could not be listed.
 public enum FlowDiscoveryError: Error, Equatable, CustomStringConvertible {
@@ -17,30 +18,55 @@ public enum FlowDiscoveryError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// Something discovery passed over, said on standard error by `harness run` (the run goes on).
+public enum FlowDiscoveryWarning: Equatable, Sendable, CustomStringConvertible {
+    /// A symbolic link to a folder that holds it: following it would never end.
+    case symbolicLinkLoop(link: String, target: String)
+    /// A `.flow` that is a symbolic link to nothing.
+    case danglingLink(String)
+    /// A folder that cannot be listed.
+    case unreadableFolder(String, reason: String)
+
+    /// A message for the user.
+    public var description: String {
+        switch self {
+        case .symbolicLinkLoop(let link, let target):
+            "\(link): a symbolic link back to \(target), which holds it (a loop): not followed"
+        case .danglingLink(let path): "\(path): a symbolic link to nothing: skipped"
+        case .unreadableFolder(let path, let reason): "\(path): cannot list the folder (\(reason)): skipped"
+        }
+    }
+}
+
 /// Finds the `.flow` files to run.
 ///
-/// Folders are searched recursively (hidden files and folders skipped, symbolic links to
-/// folders not followed); files named explicitly are taken whatever their extension. Each flow
-/// gets a relative path: relative to `root` when under it, else the given path's last folder
-/// name plus the path inside it. The result has no duplicates and is sorted by relative path.
+/// Folders are searched recursively, following symbolic links to files and folders (Bazel's
+/// runfiles are a tree of links), hidden files and folders skipped; files named explicitly are
+/// taken whatever their extension. A link to a folder that holds it is a loop: it is reported
+/// once as a ``FlowDiscoveryWarning`` and not followed. Each flow gets a relative path from
+/// the path it was found by (links are not resolved in names): relative to `root` when under
+/// it, else the given path's last folder name plus the path inside it. The result has no
+/// duplicates (a file reached by several paths is kept once, under the first path in order) and
+/// is sorted by relative path.
 ///
 /// ```swift
 /// let flows = try FlowDiscovery.discover(["Tests/Flows"], filter: "login")
 /// ```
 public enum FlowDiscovery {
     /// The flows under `paths`, optionally kept only when `filter` (a regex) matches their
-    /// relative path.
+    /// relative path; `warn` hears what was passed over.
     public static func discover(
         _ paths: [String],
         root: String = FileManager.default.currentDirectoryPath,
-        filter: String? = nil
+        filter: String? = nil,
+        warn: (FlowDiscoveryWarning) -> Void = { _ in }
     ) throws(FlowDiscoveryError) -> [FlowFile] {
         let matcher: FlowPathFilter?
         do {
             matcher = try filter.map { pattern throws(FlowDiscoveryError) in try FlowPathFilter(pattern) }
         }
         let fileManager = FileManager.default
-        var found: [String: FlowFile] = [:]
+        var found: [FlowFile] = []
         for given in paths {
             let absolute = FlowPaths.join(root, given)
             var isDirectory: ObjCBool = false
@@ -50,38 +76,77 @@ public enum FlowDiscovery {
             let fallbackBase = isDirectory.boolValue
                 ? FlowPaths.normalize(given).split(separator: "/").last.map(String.init) ?? "."
                 : ""
-            func add(_ file: String) {
-                let relative = FlowPaths.relative(file, to: root)
+            func name(_ file: String) -> String {
+                FlowPaths.relative(file, to: root)
                     ?? (isDirectory.boolValue
                         ? FlowPaths.join(fallbackBase, FlowPaths.relative(file, to: absolute) ?? file)
                         : (file.split(separator: "/").last.map(String.init) ?? file))
-                found[file] = FlowFile(path: file, relativePath: relative)
             }
             if isDirectory.boolValue {
-                for file in flowFiles(under: absolute) { add(file) }
+                let files = flowFiles(under: absolute) { warning in
+                    switch warning {
+                    case .symbolicLinkLoop(let link, let target): warn(.symbolicLinkLoop(link: name(link), target: name(target)))
+                    case .danglingLink(let path): warn(.danglingLink(name(path)))
+                    case .unreadableFolder(let path, let reason): warn(.unreadableFolder(name(path), reason: reason))
+                    }
+                }
+                found += files.map { FlowFile(path: $0, relativePath: name($0)) }
             } else {
-                add(absolute)
+                found.append(FlowFile(path: absolute, relativePath: name(absolute)))
             }
         }
-        var flows = Array(found.values)
+        // One flow per file, however many paths lead to it: the first in order keeps it.
+        var seen = Set<Posix.FileIdentity>()
+        var flows = found.sorted().filter { flow in
+            guard let identity = Posix.fileStatus(ofPath: flow.path)?.identity else { return true }
+            return seen.insert(identity).inserted
+        }
         if let matcher { flows = flows.filter { matcher.matches($0.relativePath) } }
-        return flows.sorted()
+        return flows
     }
 
-    /// Every `*.flow` file under `directory`, recursively, as absolute paths.
-    private static func flowFiles(under directory: String) -> [String] {
-        let url = URL(fileURLWithPath: directory, isDirectory: true)
-        guard let enumerator = FileManager.default.enumerator(
-            at: url,
-            includingPropertiesForKeys: [.isRegularFileKey],
-            options: [.skipsHiddenFiles]
-        ) else { return [] }
+    /// Every `*.flow` file under `directory`, recursively and through symbolic links, as
+    /// absolute paths by the links' names.
+    private static func flowFiles(under directory: String, warn: (FlowDiscoveryWarning) -> Void) -> [String] {
+        guard let top = Posix.fileStatus(ofPath: directory) else { return [] }
         var files: [String] = []
-        for case let item as URL in enumerator where item.pathExtension == "flow" {
-            let isFile = (try? item.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) ?? false
-            if isFile { files.append(FlowPaths.normalize(item.path)) }
-        }
+        collect(in: FlowPaths.normalize(directory), ancestors: [top.identity: FlowPaths.normalize(directory)],
+                into: &files, warn: warn)
         return files
+    }
+
+    /// Adds the flows of `directory` to `files`; `ancestors` are the folders the walk is in
+    /// (by identity), so a link back to one of them is a loop.
+    private static func collect(
+        in directory: String, ancestors: [Posix.FileIdentity: String], into files: inout [String],
+        warn: (FlowDiscoveryWarning) -> Void
+    ) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            warn(.unreadableFolder(directory, reason: (error as NSError).localizedDescription))
+            return
+        }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let path = directory + "/" + name
+            let isFlowName = name.hasSuffix(".flow")
+            guard let status = Posix.fileStatus(ofPath: path) else {
+                if isFlowName, Posix.isSymbolicLink(path) { warn(.danglingLink(path)) }
+                continue
+            }
+            if status.isDirectory {
+                if let ancestor = ancestors[status.identity] {
+                    warn(.symbolicLinkLoop(link: path, target: ancestor))
+                    continue
+                }
+                var inner = ancestors
+                inner[status.identity] = path
+                collect(in: path, ancestors: inner, into: &files, warn: warn)
+            } else if isFlowName, status.isRegularFile {
+                files.append(path)
+            }
+        }
     }
 }
 

@@ -61,10 +61,23 @@ public struct FlowShard: Sendable, Hashable, CustomStringConvertible {
     /// among N parallel jobs", with the base of its index.
     public static let ciVariables: [(index: String, total: String?, base: Int, ci: String)] = [
         ("HARNESS_SHARD_INDEX", "HARNESS_SHARD_TOTAL", 1, "any CI (e.g. a GitHub Actions matrix)"),
+        (bazelIndexVariable, "TEST_TOTAL_SHARDS", 0, "Bazel test sharding (shard_count)"),
         ("CI_NODE_INDEX", "CI_NODE_TOTAL", 1, "GitLab parallel jobs"),
         ("BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", 0, "Buildkite parallelism"),
+        ("CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", 0, "CircleCI parallelism"),
         ("JOB_COMPLETION_INDEX", nil, 0, "Kubernetes indexed Jobs"),
     ]
+
+    /// Bazel's shard index (0-based). Bazel runs a test target with `shard_count` as that many
+    /// processes and fails a shard that does not touch `TEST_SHARD_STATUS_FILE` (see
+    /// ``autoVariable(in:)``).
+    public static let bazelIndexVariable = "TEST_SHARD_INDEX"
+
+    /// The index variable `--shard auto` takes its shard from in `environment`: the first of
+    /// ``ciVariables`` that is set (not empty), or nil.
+    public static func autoVariable(in environment: [String: String]) -> String? {
+        ciVariables.first { environment[$0.index].map { !$0.isEmpty } ?? false }?.index
+    }
 
     /// `--shard auto` (or `auto/N`): this job's shard from the CI's variables. The first of
     /// ``ciVariables`` whose index is set wins; its total comes from its own variable, or from

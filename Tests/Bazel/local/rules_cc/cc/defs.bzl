@@ -1,0 +1,8 @@
+# A stand-in for rules_cc (Tests/Bazel/WORKSPACE): the native rules, under the names Bazel's own tools load.
+def cc_binary(**kwargs): native.cc_binary(**kwargs)
+def cc_library(**kwargs): native.cc_library(**kwargs)
+def cc_test(**kwargs): native.cc_test(**kwargs)
+def cc_proto_library(**kwargs): native.cc_proto_library(**kwargs)
+def cc_toolchain(**kwargs): native.cc_toolchain(**kwargs)
+def cc_toolchain_suite(**kwargs): native.cc_toolchain_suite(**kwargs)
+def objc_library(**kwargs): native.objc_library(**kwargs)
