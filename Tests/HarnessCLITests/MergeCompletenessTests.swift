@@ -112,7 +112,8 @@ import Harness
 
         // The page: no verdict on the whole run, and what is missing.
         let page = try String(contentsOfFile: fixture.folder + "/merged/index.html", encoding: .utf8)
-        #expect(page.contains("<p class=\"verdict bad incomplete\">Run incomplete (passed what ran)"), "\(page.prefix(3000))")
+        #expect(page.contains("<p class=\"verdict bad incomplete\">Run incomplete: \(6 - missing.count) passed, 0 failed in what arrived</p>"),
+                "\(page.prefix(3000))")
         #expect(page.contains("<li>harness run suite ") && page.contains("shard 2/2 is missing"))
         #expect(page.contains(missing.joined(separator: ", ")))
         #expect(page.contains("<title>Flow run — incomplete: "))

@@ -66,6 +66,52 @@ import Harness
         #expect(FlowRunStatus.duration(3725) == "1h02m")
     }
 
+    // MARK: - docs/FLOWS.md
+
+    /// The bare blocks of docs/FLOWS.md's "Running flows" section, their lines without the
+    /// list item's indentation.
+    static func documentedBlocks() throws -> [[String]] {
+        let text = try DocumentedExamples.read("docs/FLOWS.md", fromTestFile: #filePath)
+        return DocumentedExamples.blocks(in: text, document: "docs/FLOWS.md", language: "", section: "Running flows (`harness run`)")
+            .map { block in block.lines.map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : $0 } }
+    }
+
+    @Test func theDocumentedProgressIsWhatTheReporterPrints() throws {
+        let block = try #require(try Self.documentedBlocks().first { $0.first?.hasPrefix("Running 4 flows") == true })
+        func result(_ name: String, _ outcomes: [AttemptOutcome], milliseconds: Int) -> FlowResult {
+            FlowResult(flow: FlowFile(path: "/x/Tests/Flows/\(name).flow", relativePath: "Tests/Flows/\(name).flow"),
+                       attempts: outcomes.enumerated().map {
+                           FlowAttempt(number: $0.offset + 1, duration: .milliseconds(milliseconds / outcomes.count), outcome: $0.element)
+                       })
+        }
+        let results = [
+            result("idle", [.passed], milliseconds: 420),
+            result("error", [.failed(FlowFailure(message: "expected \"Try again\" within 5s"))], milliseconds: 1200),
+            result("loaded", [.failed(FlowFailure(message: "x")), .passed], milliseconds: 950),
+            result("bridge", [.skipped(reason: "no bridge")], milliseconds: 0),
+        ]
+        let printed = PrintedLines()
+        let reporter = FlowProgressReporter(total: results.count) { printed.all.append($0) }
+        for result in results { reporter.flowFinished(result) }
+        #expect(Array(block[1...4]) == printed.all, "\(block)")
+        #expect(block.last == FlowRunSummary(results).description)
+        #expect(FlowProgressReporter.summary(of: results).hasSuffix("\n" + block.last!))
+    }
+
+    @Test func theDocumentedStatusLineIsWhatTheStatusDraws() throws {
+        let block = try #require(try Self.documentedBlocks().first { $0.first?.contains(" done, ") == true })
+        // Ten flows of 30 s on two workers; three done; a and b running since 60 s; 65 s in.
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"].map { "Tests/Flows/\($0).flow" }
+        var status = FlowRunStatus(names: names, workers: 2, durations: Dictionary(uniqueKeysWithValues: names.map { ($0, 30) }))
+        for name in names.suffix(3) {
+            status.started(name, at: 0)
+            status.finished(name, seconds: 20)
+        }
+        status.started(names[0], at: 60)
+        status.started(names[1], at: 60)
+        #expect(block == [status.line(at: 65, width: 200)])
+    }
+
     // MARK: - Through the built harness
 
     @Test func throughAPipeEachLineHasItsPlaceAndThereIsNoEscapeSequence() async throws {
@@ -140,4 +186,9 @@ import Harness
         #expect(screen.hasSuffix("3 passed, 0 failed") || screen.contains("3 passed, 0 failed\n"), "\(screen)")
         #expect(!screen.contains("running") && !screen.contains("so far"), "the status line is gone:\n\(screen)")
     }
+}
+
+/// The lines a reporter wrote (it writes one at a time).
+private final class PrintedLines: @unchecked Sendable {
+    var all: [String] = []
 }

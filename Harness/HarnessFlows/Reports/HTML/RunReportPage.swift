@@ -66,7 +66,7 @@ public enum RunReportPage {
         let verdict = summary.succeeded ? (summary.flaky > 0 ? "passed, with flaky flows" : "passed") : "failed"
         if let problems = report.incomplete {
             // A merge that lacks shards or flows: no verdict on the whole run, and what is missing.
-            out += "<p class=\"verdict bad incomplete\">Run incomplete (\(verdict) what ran): \(text(summary.description))</p>\n"
+            out += "<p class=\"verdict bad incomplete\">Run incomplete: \(text(summary.description)) in what arrived</p>\n"
             out += "<div class=\"incomplete\"><p>Not every planned shard or flow ran exactly once:</p><ul>"
             out += problems.map { "<li>\(text($0))</li>" }.joined()
             out += "</ul></div>\n"
