@@ -49,6 +49,10 @@ for i in 1 2; do
     step "flows-$i" "$harness" run Tests/Flows --shard "$i/2" --artifacts "$out/flows-$i"
 done
 step sharded "$harness" merge-reports "$out/sharded" "$out/swift-1" "$out/swift-2" "$out/swift-3" "$out/flows-1" "$out/flows-2"
+# The merge proves the run whole from the shards' plans: without Swift shard 3 it must fail,
+# naming that shard, and write nothing.
+lost_status=0
+"$harness" merge-reports "$out/lost" "$out/swift-1" "$out/swift-2" "$out/flows-1" "$out/flows-2" > "$out/lost.log" 2>&1 || lost_status=$?
 sharded_seconds=$((SECONDS - seconds))
 
 seconds=$SECONDS
@@ -77,6 +81,13 @@ fi
 if [ "$listed" -eq 0 ] || [ "$listed" != "$ran" ]; then
     echo "swift-shards: swift test list names $listed tests of the suite, the shards ran $ran" >&2
     status=1
+fi
+if [ "$lost_status" != 1 ] || ! grep -q "harness swift-test suite .*: shard 3/3 is missing" "$out/lost.log" || [ -e "$out/lost" ]; then
+    echo "swift-shards: a merge without Swift shard 3 did not fail naming it (exit $lost_status):" >&2
+    cat "$out/lost.log" >&2
+    status=1
+else
+    echo "A merge without Swift shard 3 fails: $(grep -o 'shard 3/3 is missing[^:]*' "$out/lost.log" | head -1)"
 fi
 # The Swift tests that run steps carry the steps' trace in the merged report, as flows do.
 traced=$(python3 - "$out/sharded/results.json" <<'PY'

@@ -8,8 +8,16 @@ import TerminalEmulator
 /// `OUT/index.html`, `OUT/results.json` and `OUT/junit.xml` (or `--junit FILE`), each shard's
 /// files copied under `OUT/<its folder name>/` so every link stays valid, and with `--history`
 /// one history entry for the whole run (the page then shows each flow's history strip).
-/// A folder without a readable `results.json` (a shard that crashed) is left out with a
-/// message, and the exit status is then 1; 0 otherwise, whatever the flows' results.
+///
+/// The merge proves the run whole: each shard's folder holds its plan (``FlowRunPlan``: its
+/// shard, the number of shards and every planned name), and ``RunCompleteness`` checks that
+/// every shard of every plan is there with a report, that every planned flow ran in exactly one
+/// shard and that the shards split the suite alike. When not, it names what is missing or
+/// doubled and exits 1 without writing anything; with `--allow-partial` it writes the report
+/// of what arrived, marked incomplete on the page and in the JUnit (a failing test case), and
+/// still exits 1. A folder without a plan or a readable `results.json` is left out with a
+/// message (exit 1); a folder with a report but no plan (an older harness) is merged unchecked.
+/// Otherwise the exit status is 0, whatever the flows' results.
 enum MergeReportsCommand: Command {
     static let name = "merge-reports"
     static let operands = "OUT DIR..."
@@ -18,6 +26,8 @@ enum MergeReportsCommand: Command {
         CommandOption(name: "junit", value: "FILE", summary: "the merged JUnit report (default: OUT/junit.xml)"),
         CommandOption(name: "history", value: "DIR", summary: "adds the whole run to a history folder"),
         CommandOption(name: "title", value: "TEXT", summary: "the report's title (default: Flow run)"),
+        CommandOption(name: "allow-partial", value: nil,
+                      summary: "writes the report even when shards or flows are missing, marked incomplete (exit status 1)"),
     ]
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -25,22 +35,47 @@ enum MergeReportsCommand: Command {
         guard parsed.positional.count >= 2 else { throw CommandError.usage("expected OUT and at least one shard folder DIR") }
         let currentDirectory = FileManager.default.currentDirectoryPath
         let output = FlowPaths.join(currentDirectory, parsed.positional[0])
-        let inputs = parsed.positional.dropFirst().map { FlowPaths.join(currentDirectory, $0) }
+        let given = Array(parsed.positional.dropFirst())
+        let inputs = given.map { FlowPaths.join(currentDirectory, $0) }
         if inputs.contains(output) { throw CommandError.usage("OUT must not be one of the shard folders") }
+        // Messages name the folders as given.
+        let names = Dictionary(zip(inputs, given), uniquingKeysWith: { first, _ in first })
 
-        var parts: [(report: RunReport, prefix: String)] = []
-        var usedNames: Set<String> = []
+        // Read every folder first: their plans and reports prove the run whole, or not.
+        var found: [(input: String, report: RunReport?, plan: FlowRunPlan?)] = []
         var unreadable: [String] = []
         for input in inputs {
-            let report: RunReport
+            let plan: FlowRunPlan?
             do {
-                report = try RunReportWriter.read(folder: input)
+                plan = try FlowRunPlan.read(folder: input)
+            } catch {
+                throw CommandError.failure("\(error)")
+            }
+            do {
+                found.append((input, try RunReportWriter.read(folder: input), plan))
             } catch {
                 // A shard that crashed left no report: merge the others, say so, exit 1.
                 HarnessCLI.printError("harness merge-reports: left out \(input): \(error)")
-                unreadable.append(input)
-                continue
+                if plan == nil { unreadable.append(input) } else { found.append((input, nil, plan)) }
             }
+        }
+        let check = RunCompleteness(found.map { .init(folder: names[$0.input] ?? $0.input, plan: $0.plan, ran: $0.report?.flows.map(\.path)) })
+        for folder in check.unchecked {
+            HarnessCLI.printError("harness merge-reports: \(folder) holds no \(FlowRunPlan.fileName) (not written by harness run "
+                                  + "or swift-test --artifacts, or by an older harness): merged without a completeness check")
+        }
+        if !check.isComplete {
+            HarnessCLI.printError("harness merge-reports: the run is incomplete:\n" + check.problems.map { "  - " + $0 }.joined(separator: "\n"))
+            guard parsed.has("allow-partial") else {
+                HarnessCLI.printError("harness merge-reports: nothing written; --allow-partial writes the report of what arrived, marked incomplete")
+                return 1
+            }
+        }
+
+        var parts: [(report: RunReport, prefix: String)] = []
+        var usedNames: Set<String> = []
+        for (input, read, _) in found {
+            guard let report = read else { continue }
             var prefix = URL(fileURLWithPath: input).lastPathComponent
             if prefix.isEmpty || prefix == "." { prefix = "shard" }
             var unique = prefix, number = 2
@@ -57,6 +92,7 @@ enum MergeReportsCommand: Command {
         }
         guard !parts.isEmpty else { throw CommandError.failure("no shard folder holds a results.json") }
         var report = RunReport.merged(parts, title: parsed.value("title") ?? "Flow run")
+        if !check.isComplete { report.incomplete = check.problems }
         let results = report.results
         if let directory = parsed.value("history") {
             let history = FlowHistory(directory: FlowPaths.join(currentDirectory, directory))
@@ -70,14 +106,17 @@ enum MergeReportsCommand: Command {
         let junit = parsed.value("junit").map { FlowPaths.join(currentDirectory, $0) } ?? FlowPaths.join(output, "junit.xml")
         do {
             let page = try RunReportWriter.write(report, toFolder: output)
-            try JUnitWriter.write(JUnitReport(results: results, timestamp: report.startedAt ?? Date()), to: junit)
-            HarnessCLI.printLine("Merged \(parts.count) report\(parts.count == 1 ? "" : "s"): \(report.summary)")
+            var junitReport = JUnitReport(results: results, timestamp: report.startedAt ?? Date())
+            if !check.isComplete { junitReport = junitReport.markedIncomplete(check.problems) }
+            try JUnitWriter.write(junitReport, to: junit)
+            let incomplete = check.isComplete ? "" : " (INCOMPLETE: \(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)"
+            HarnessCLI.printLine("Merged \(parts.count) report\(parts.count == 1 ? "" : "s"): \(report.summary)\(incomplete)")
             HarnessCLI.printLine("Report: \(page)")
             HarnessCLI.printLine("JUnit: \(junit)")
         } catch {
             throw CommandError.failure("cannot write the report in \(output): \(error.localizedDescription)")
         }
-        return unreadable.isEmpty ? 0 : 1
+        return unreadable.isEmpty && check.isComplete ? 0 : 1
     }
 
     /// Copies a shard's folder into `destination` (replaced), leaving out its own report files.

@@ -23,6 +23,7 @@ enum RunCommand: Command {
                       summary: "failed flows' recordings and screens, and the run report index.html (default under Bazel: TEST_UNDECLARED_OUTPUTS_DIR)"),
         CommandOption(name: "shard", value: "I/N|auto|auto/N", summary: "runs one shard of the flows (auto: from the CI's or Bazel's variables)"),
         CommandOption(name: "durations", value: "JUNIT-FILE|HISTORY-DIR", summary: "balances the shards by earlier durations (with --shard)"),
+        CommandOption(name: "plan", value: "FILE", summary: "splits as an earlier shard's harness-plan.json says (a re-run shard)"),
         CommandOption(name: "history", value: "DIR", summary: "adds the run to a history folder (flaky over time, the report's strips)"),
         CommandOption(name: "trace", value: "on|off|retain-on-failure",
                       summary: "on: every flow's timeline and recording in --artifacts; off (default): failed and flaky ones"),
@@ -70,6 +71,9 @@ enum RunCommand: Command {
         guard shard != nil || parsed.value("durations") == nil else {
             throw CommandError.usage("--durations balances shards: it needs --shard")
         }
+        guard shard != nil || parsed.value("plan") == nil else {
+            throw CommandError.usage("--plan splits the suite as an earlier shard did: it needs --shard")
+        }
         var traceMode = FlowTraceMode.off
         if let text = parsed.value("trace") {
             guard let mode = FlowTraceMode(rawValue: text.lowercased()) else {
@@ -107,25 +111,19 @@ enum RunCommand: Command {
             return 1
         }
         let planned = flows.count
-        var balance = ""
-        if let shard {
-            if let source = parsed.value("durations") {
-                // Every shard plans the whole suite from the same durations, then takes its part.
-                let durations: [String: Double]
-                do {
-                    durations = try FlowDurations.load(path: FlowPaths.join(currentDirectory, source))
-                } catch {
-                    HarnessCLI.printError("harness run: \(error)")
-                    return 2
-                }
-                let plan = FlowShardPlan(flows: flows.map(\.relativePath), count: shard.count, durations: durations)
-                flows = flows.filter { plan.shard(of: $0.relativePath) == shard.index }
-                balance = String(format: ", balanced by earlier durations (expected %.1fs of %.1fs)",
-                                 plan.expectedLoads[shard.index - 1], plan.expectedLoads.reduce(0, +))
-            } else {
-                flows = flows.filter(shard.contains)
-            }
+        let selection: ShardSelection
+        do {
+            selection = try ShardSelection(
+                command: "harness run", names: flows.map(\.relativePath), shard: shard,
+                durationsPath: parsed.value("durations").map { FlowPaths.join(currentDirectory, $0) },
+                planPath: parsed.value("plan").map { FlowPaths.join(currentDirectory, $0) },
+                loadDurations: { try FlowDurations.load(path: $0) })
+        } catch {
+            HarnessCLI.printError("harness run: \(error)")
+            return 2
         }
+        flows = flows.filter { selection.plan.isMine($0.relativePath) }
+        let balance = selection.note
         // An empty shard of a non-empty plan is fine (more shards than flows, or a skewed split).
         let emptyShard = shard.map { "Shard \($0) is empty: the \(planned) flow\(planned == 1 ? "" : "s") found belong\(planned == 1 ? "s" : "") to other shards" }
         if parsed.has("list") {
@@ -141,6 +139,8 @@ enum RunCommand: Command {
             return 2
         }
         let scriptsByPath = Dictionary(uniqueKeysWithValues: zip(flows.map(\.relativePath), scripts))
+        // The plan goes into the folder first, so that merge-reports can prove the run whole.
+        let planWritten = RunFiles.writePlan(selection.plan, command: "harness run", artifacts: artifacts)
 
         var environment = ProcessInfo.processInfo.environment
         if environment[ProductsDirectory.variable]?.isEmpty ?? true {
@@ -159,14 +159,20 @@ enum RunCommand: Command {
         let shardText = shard.map { ", shard \($0)\(balance)" } ?? ""
         HarnessCLI.printLine("Running \(flows.count) flow\(flows.count == 1 ? "" : "s") on \(workers) worker\(workers == 1 ? "" : "s")\(shardText)")
         if flows.isEmpty, let emptyShard { HarnessCLI.printLine(emptyShard) }
-        let reporter = FlowProgressReporter(write: HarnessCLI.printLine)
+        // Places `[i/n]`, and on a terminal a live status line estimated from earlier durations.
+        let reporter = RunProgress(
+            names: flows.map(\.relativePath), workers: workers,
+            durations: selection.durations.isEmpty ? (try? history?.latestDurations()) ?? [:] : selection.durations,
+            terminal: UserTerminal.isTerminal(1))
         let pool = FlowWorkerPool(jobs: jobs, retries: retries)
         let results = await pool.run(flows, job: { flow, attempt in
+            reporter.started(flow.relativePath)
             guard let script = scriptsByPath[flow.relativePath] else {
                 return .failed(FlowFailure(message: "not parsed"))
             }
             return await executor.run(script, flow: flow, attempt: attempt)
         }, onFinish: reporter.flowFinished)
+        reporter.stop()
 
         var status = FlowRunSummary(results).exitCode
         do {
@@ -184,7 +190,7 @@ enum RunCommand: Command {
             RunReport(results: results, traces: traces?.traces ?? [:], startedAt: startDate, wallSeconds: wallSeconds,
                       shard: shard?.description).attachingSnapshotChanges(from: folder, currentDirectory: currentDirectory)
         }
-        if !written { status = 1 }
+        if !written || !planWritten { status = 1 }
         if let indexPath {
             HarnessCLI.printLine("Artifacts: \(indexPath)")
             if let outputs = bazel.undeclaredOutputs, FlowPaths.relative(indexPath, to: outputs) != nil, let kept = bazel.keptOutputs {

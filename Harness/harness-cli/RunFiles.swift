@@ -57,4 +57,18 @@ struct RunFiles {
             return (false, nil)
         }
     }
+
+    /// Writes `plan` into the `artifacts` folder (``FlowRunPlan/fileName``), before anything
+    /// runs; says so on standard error when it cannot. Returns whether it was written (true
+    /// without a folder).
+    static func writePlan(_ plan: FlowRunPlan, command: String, artifacts: String?) -> Bool {
+        guard let artifacts else { return true }
+        do {
+            try plan.write(toFolder: artifacts)
+            return true
+        } catch {
+            HarnessCLI.printError("\(command): cannot write the plan in \(artifacts): \(error.localizedDescription)")
+            return false
+        }
+    }
 }

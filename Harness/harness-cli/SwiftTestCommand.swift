@@ -29,6 +29,7 @@ enum SwiftTestCommand: Command {
         CommandOption(name: "swift", value: "PATH", summary: "the swift executable (default: $HARNESS_SWIFT, else swift in PATH)"),
         CommandOption(name: "shard", value: "I/N|auto|auto/N", summary: "runs one shard of the tests (auto: from the CI's variables)"),
         CommandOption(name: "durations", value: "JUNIT-FILE|HISTORY-DIR", summary: "balances the shards by earlier durations (with --shard)"),
+        CommandOption(name: "plan", value: "FILE", summary: "splits as an earlier shard's harness-plan.json says (a re-run shard)"),
         CommandOption(name: "junit", value: "FILE", summary: "writes a JUnit report"),
         CommandOption(name: "artifacts", value: "DIR", summary: "writes the run report index.html there"),
         CommandOption(name: "history", value: "DIR", summary: "adds the run to a history folder"),
@@ -60,6 +61,9 @@ enum SwiftTestCommand: Command {
         }
         guard shard != nil || parsed.value("durations") == nil else {
             throw CommandError.usage("--durations balances shards: it needs --shard")
+        }
+        guard shard != nil || parsed.value("plan") == nil else {
+            throw CommandError.usage("--plan splits the suite as an earlier shard did: it needs --shard")
         }
         var timeout: Duration?
         if let text = parsed.value("timeout") {
@@ -104,26 +108,21 @@ enum SwiftTestCommand: Command {
             case .noTests, .filterMatchesNothing: return 1
             }
         }
-        var selected = listed
-        var shardText = ""
-        if let shard {
-            var durations: [String: Double] = [:]
-            if let source = parsed.value("durations") {
-                do {
-                    durations = try SwiftTestShardRun.durations(from: FlowPaths.join(currentDirectory, source), for: listed)
-                } catch {
-                    HarnessCLI.printError("harness swift-test: \(error)")
-                    return 2
-                }
-            }
-            let share = SwiftTestShardRun.share(of: listed, shard: shard, durations: durations)
-            selected = share.mine
-            shardText = ", shard \(shard)"
-            if !durations.isEmpty {
-                shardText += String(format: ", balanced by earlier durations (expected %.1fs of %.1fs)",
-                                    share.plan.expectedLoads[shard.index - 1], share.plan.expectedLoads.reduce(0, +))
-            }
+        let selection: ShardSelection
+        do {
+            selection = try ShardSelection(
+                command: "harness swift-test", names: listed, shard: shard,
+                durationsPath: parsed.value("durations").map { FlowPaths.join(currentDirectory, $0) },
+                planPath: parsed.value("plan").map { FlowPaths.join(currentDirectory, $0) },
+                loadDurations: { try SwiftTestShardRun.durations(from: $0, for: listed) })
+        } catch {
+            HarnessCLI.printError("harness swift-test: \(error)")
+            return 2
         }
+        let selected = listed.filter(selection.plan.isMine)
+        let shardText = shard.map { ", shard \($0)\(selection.note)" } ?? ""
+        // The plan goes into the folder first, so that merge-reports can prove the run whole.
+        let planWritten = RunFiles.writePlan(selection.plan, command: "harness swift-test", artifacts: artifacts)
 
         let clock = ContinuousClock()
         let started = clock.now
@@ -139,7 +138,7 @@ enum SwiftTestCommand: Command {
             HarnessCLI.printLine("Running \(selected.count) of \(listed.count) Swift test\(listed.count == 1 ? "" : "s")\(shardText)")
             results = await shardRun.run(selected)
         }
-        let reporter = FlowProgressReporter(write: HarnessCLI.printLine)
+        let reporter = FlowProgressReporter(total: results.count, write: HarnessCLI.printLine)
         for result in results { reporter.flowFinished(result) }
 
         var status = FlowRunSummary(results).exitCode
@@ -161,7 +160,7 @@ enum SwiftTestCommand: Command {
                           shard: shard?.description).attachingSwiftTraces(from: artifacts)
                 .attachingSnapshotChanges(from: artifacts, currentDirectory: currentDirectory)
         }
-        if !written { status = 1 }
+        if !written || !planWritten { status = 1 }
         if let page { HarnessCLI.printLine("Artifacts: \(page)") }
         reporter.runFinished(results)
         return status

@@ -65,10 +65,12 @@ import Harness
         #expect(output.lastLine == "2 passed, 1 failed, 1 flaky, 1 skipped", "\(output.stdout)\(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Running 5 flows on 2 workers")
-        #expect(lines.contains { $0.hasPrefix("✓ suite/pass-one.flow (") })
-        #expect(lines.contains { $0.hasPrefix("✗ suite/fail.flow (") && $0.hasSuffix("2 attempts): expect \"the right text\": the screen never showed it within 200ms") })
-        #expect(lines.contains { $0.hasPrefix("~ suite/flaky.flow (flaky, 2 attempts") })
-        #expect(lines.contains("- suite/skip.flow (skipped): not-installed-anywhere-xyz is not installed (not found in PATH)"))
+        // Each line starts with its place among the finished flows, `[3/5]`.
+        func line(_ text: String) -> String? { lines.first { $0.firstMatch(of: #/^\[[1-5]\/5\] /#) != nil && $0.contains("] " + text) } }
+        #expect(line("✓ suite/pass-one.flow (") != nil)
+        #expect(line("✗ suite/fail.flow (")?.hasSuffix("2 attempts): expect \"the right text\": the screen never showed it within 200ms") == true)
+        #expect(line("~ suite/flaky.flow (flaky, 2 attempts") != nil)
+        #expect(line("- suite/skip.flow (skipped): not-installed-anywhere-xyz is not installed (not found in PATH)")?.hasSuffix("(not found in PATH)") == true)
         #expect(output.stdout.contains("suite/fail.flow:5:1: expect \"the right text\""))
 
         // JUnit, parsed back.

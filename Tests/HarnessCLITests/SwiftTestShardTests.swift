@@ -253,6 +253,7 @@ import Harness
         defer { fake.remove() }
         let filled = line.replacingOccurrences(of: "${{ matrix.shard }}", with: "1")
             .replacingOccurrences(of: "$durations", with: "")
+            .replacingOccurrences(of: "$plan", with: "")
             .replacingOccurrences(of: "\"$out\"", with: fake.folder.path + "/out")
             .replacingOccurrences(of: "/suite", with: fake.package)
         var words = filled.split(separator: " ").map(String.init)

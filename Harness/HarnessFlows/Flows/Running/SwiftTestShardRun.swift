@@ -10,7 +10,7 @@ import HarnessCore
 /// ```swift
 /// let run = SwiftTestShardRun(options: options)
 /// let names = try await run.list()
-/// let mine = SwiftTestShardRun.share(of: names, shard: shard, durations: durations)
+/// let mine = FlowRunPlan(command: "harness swift-test", names: names, shard: shard, durations: durations).mine
 /// let results = await run.run(mine)
 /// ```
 package struct SwiftTestShardRun: Sendable {
@@ -96,14 +96,7 @@ package struct SwiftTestShardRun: Sendable {
         ([options.swift, "test", "list"] + options.arguments.forListing).joined(separator: " ")
     }
 
-    // MARK: - Sharding
-
-    /// This shard's part of `identifiers`: planned by ``FlowShardPlan`` over the whole list
-    /// (every shard computes the same plan), `durations` by name (seconds).
-    package static func share(of identifiers: [String], shard: FlowShard, durations: [String: Double]) -> (mine: [String], plan: FlowShardPlan) {
-        let plan = FlowShardPlan(flows: identifiers, count: shard.count, durations: durations)
-        return (identifiers.filter { plan.shard(of: $0) == shard.index }, plan)
-    }
+    // MARK: - Sharding (the split itself is ``FlowRunPlan``'s, as for flows)
 
     /// Earlier durations of `identifiers` from `path`: a JUnit report (this command's, a merged
     /// one, or `swift test`'s own xUnit file) or a history folder (``FlowDurations/load(path:naming:)``).

@@ -9,6 +9,7 @@ extension RunReportPage {
     header{background:#fff;border-bottom:1px solid var(--line);padding:18px 28px 12px;position:sticky;top:0;z-index:5}
     .title{display:flex;align-items:baseline;gap:16px;flex-wrap:wrap}h1{font-size:22px;margin:0}.meta{color:var(--dim);margin:0}
     .verdict{font-size:18px;font-weight:600;margin:6px 0 10px}.verdict.ok{color:var(--ok)}.verdict.bad{color:var(--bad)}
+    div.incomplete{border:2px solid var(--bad);border-radius:6px;padding:4px 12px;margin:0 0 10px;max-height:30vh;overflow:auto}div.incomplete ul{margin:4px 0;padding-left:20px}
     .filters{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
     .filter{font:inherit;border:1px solid var(--line);background:#fff;border-radius:20px;padding:3px 12px;cursor:pointer;color:var(--ink)}
     .filter b{margin-left:4px}.filter.failed b{color:var(--bad)}.filter.flaky b{color:var(--flaky)}.filter.passed b{color:var(--ok)}.filter.skipped b{color:var(--skip)}

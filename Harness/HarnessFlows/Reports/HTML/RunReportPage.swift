@@ -32,7 +32,8 @@ public enum RunReportPage {
             let left = rank(lhs.element.status), right = rank(rhs.element.status)
             return left != right ? left < right : lhs.element.path < rhs.element.path
         }
-        var out = HTMLPageHead.html(title: report.title, summary: summary.description, style: style + snapshotStyle)
+        let headline = report.incomplete == nil ? summary.description : "incomplete: " + summary.description
+        var out = HTMLPageHead.html(title: report.title, summary: headline, style: style + snapshotStyle)
         out += header(report, summary: summary)
         out += "<main>\n"
         out += flowTable(report, ordered: ordered.map(\.offset))
@@ -63,7 +64,15 @@ public enum RunReportPage {
         if !report.shards.isEmpty { meta.append("\(report.shards.count) shard\(report.shards.count == 1 ? "" : "s") (\(report.shards.joined(separator: ", ")))") }
         out += "<p class=\"meta\">\(text(meta.joined(separator: " · ")))</p></div>\n"
         let verdict = summary.succeeded ? (summary.flaky > 0 ? "passed, with flaky flows" : "passed") : "failed"
-        out += "<p class=\"verdict \(summary.succeeded ? "ok" : "bad")\">Run \(verdict): \(text(summary.description))</p>\n"
+        if let problems = report.incomplete {
+            // A merge that lacks shards or flows: no verdict on the whole run, and what is missing.
+            out += "<p class=\"verdict bad incomplete\">Run incomplete: \(text(summary.description)) in what arrived</p>\n"
+            out += "<div class=\"incomplete\"><p>Not every planned shard or flow ran exactly once:</p><ul>"
+            out += problems.map { "<li>\(text($0))</li>" }.joined()
+            out += "</ul></div>\n"
+        } else {
+            out += "<p class=\"verdict \(summary.succeeded ? "ok" : "bad")\">Run \(verdict): \(text(summary.description))</p>\n"
+        }
         out += "<nav class=\"filters\">"
         let counts: [(String, String, Int)] = [
             ("all", "All", summary.total), ("failed", "Failed", summary.failed), ("flaky", "Flaky", summary.flaky),

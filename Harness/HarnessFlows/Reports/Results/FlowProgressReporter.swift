@@ -1,25 +1,41 @@
 import Foundation
 import HarnessCore
+import HarnessSystem
 
-/// Prints one line per flow as it finishes, then the run's summary.
+/// Prints one line per flow as it finishes, then the run's summary. Given the run's `total`,
+/// each line starts with the flow's place among the finished ones:
 ///
 /// ```
-/// ✓ Tests/Flows/idle.flow (0.42s)
-/// ✗ Tests/Flows/error.flow (1.20s): expected "Try again" within 5s
-/// ~ Tests/Flows/loaded.flow (flaky, 2 attempts, 0.95s)
-/// - Tests/Flows/bridge.flow (skipped): no bridge
+/// [1/4] ✓ Tests/Flows/idle.flow (0.42s)
+/// [2/4] ✗ Tests/Flows/error.flow (1.20s): expected "Try again" within 5s
+/// [3/4] ~ Tests/Flows/loaded.flow (flaky, 2 attempts, 0.95s)
+/// [4/4] - Tests/Flows/bridge.flow (skipped): no bridge
 /// ```
 public struct FlowProgressReporter: Sendable {
     private let write: @Sendable (String) -> Void
+    private let total: Int?
+    private let finished = Locked(0)
 
-    /// Creates a reporter writing lines with `write` (standard output by default).
-    public init(write: @escaping @Sendable (String) -> Void = { print($0) }) {
+    /// Creates a reporter writing lines with `write` (standard output by default); with
+    /// `total`, each line shows its place (`[3/500]`).
+    public init(total: Int? = nil, write: @escaping @Sendable (String) -> Void = { print($0) }) {
+        self.total = total
         self.write = write
     }
 
     /// Writes the line of a finished flow.
     public func flowFinished(_ result: FlowResult) {
-        write(Self.line(for: result))
+        guard let total else { return write(Self.line(for: result)) }
+        let place = finished.withLock { count in
+            count += 1
+            return count
+        }
+        write(Self.line(for: result, place: place, total: total))
+    }
+
+    /// The progress line of the `place`-th flow to finish of `total`: `[3/500] ✓ a.flow (0.42s)`.
+    public static func line(for result: FlowResult, place: Int, total: Int) -> String {
+        "[\(place)/\(total)] " + line(for: result)
     }
 
     /// Writes the summary of the run.

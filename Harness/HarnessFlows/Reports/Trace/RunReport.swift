@@ -34,6 +34,9 @@ public struct RunReport: Sendable, Codable {
     public var flows: [Flow]
     /// The unique screen pictures, SVG without the XML declaration.
     public var frames: [String]
+    /// What a merge found missing or doubled (`harness merge-reports --allow-partial`), one
+    /// line each; nil for a complete run. The page then says the run is incomplete.
+    public var incomplete: [String]?
 
     /// One flow's result.
     public struct Flow: Sendable, Codable {
