@@ -57,8 +57,7 @@ set -m   # the step runs in a process group of its own, so that it can be stoppe
 step=$!
 set +m   # the watchdog stays in this script's group
 (
-    sleep "$limit" &
-    wait $!
+    { sleep "$limit" & wait $!; } 2>/dev/null   # no "Killed" report when the step ends first
     : > "$flag"
     mapfile -t processes < <(descendants "$step")
     describe "$@" >> "$diagnostics" 2>&1
