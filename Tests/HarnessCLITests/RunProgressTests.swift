@@ -179,8 +179,8 @@ import Harness
         } catch {
             // The harness's whole output (its failures scroll off a 20-row terminal): seen once,
             // in 1 of 5 runs of the whole suite with two busy loops, both gated flows failed.
-            Issue.record("harness run printed:\n" + session.screen.transcriptLines.filter { !$0.allSatisfy { $0 == " " || $0 == "│" } }
-                .joined(separator: "\n"))
+            let printed = session.screen.transcriptLines.filter { !$0.allSatisfy { $0 == " " || $0 == "│" } }
+            Issue.record(Comment(rawValue: "harness run printed:\n" + printed.joined(separator: "\n")))
             throw error
         }
         let placed = session.screen.text
