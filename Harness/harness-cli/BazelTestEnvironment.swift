@@ -3,10 +3,11 @@ import HarnessCore
 import HarnessFlows
 import HarnessSystem
 
-/// Bazel's test protocol, as `harness run` follows it when Bazel runs it as a test (an `sh_test`
-/// whose script calls `harness run`; docs/NIGHTLY.md, "Bazel"). Each variable is used when set:
+/// Bazel's test protocol, as `harness run` and `harness swift-test` follow it when Bazel runs them
+/// as a test (an `sh_test` whose script calls `harness run`; docs/NIGHTLY.md, "Bazel"). Each
+/// variable is used when set:
 ///
-/// | variable | what `harness run` does with it |
+/// | variable | what `harness run` (and `harness swift-test`) does with it |
 /// |---|---|
 /// | `TEST_SHARD_INDEX`, `TEST_TOTAL_SHARDS` | `--shard auto` takes the shard from them (0-based) |
 /// | `TEST_SHARD_STATUS_FILE` | touched when `--shard auto` took Bazel's shard, which tells Bazel the test shards |

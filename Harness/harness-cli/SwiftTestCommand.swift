@@ -15,7 +15,8 @@ import HarnessFlows
 ///
 /// Exit 0 when nothing failed (also when this shard's part is empty), 1 when a test failed or
 /// when the package has no tests or the filters leave none, 2 when the tests could not be
-/// listed or `--durations` read, 64 for bad usage.
+/// listed or `--durations` read, 64 for bad usage. Under Bazel it follows the test protocol as
+/// `harness run` does (``BazelTestEnvironment``).
 enum SwiftTestCommand: Command {
     static let name = "swift-test"
     static let operands = ""
@@ -41,6 +42,9 @@ enum SwiftTestCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try parse(arguments)
+        // Bazel's test protocol, as `harness run` follows it: TMPDIR first.
+        let bazel = BazelTestEnvironment(ProcessInfo.processInfo.environment)
+        try bazel.useTemporaryDirectory()
         guard parsed.positional.isEmpty else {
             throw CommandError.usage("unexpected \(parsed.positional[0].debugDescription): swift test's own arguments go after --")
         }
@@ -57,6 +61,9 @@ enum SwiftTestCommand: Command {
                 shard = try FlowShard(argument: text, environment: environment)
             } catch {
                 throw CommandError.usage(error.description)
+            }
+            if text.hasPrefix("auto"), FlowShard.autoVariable(in: environment) == FlowShard.bazelIndexVariable {
+                try bazel.confirmSharding()
             }
         }
         guard shard != nil || parsed.value("durations") == nil else {
@@ -79,8 +86,10 @@ enum SwiftTestCommand: Command {
             throw CommandError.usage("--package-path \(packageDirectory): no such folder")
         }
         let swift = parsed.value("swift") ?? environment[swiftVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "swift"
-        let junit = parsed.value("junit").map { FlowPaths.join(currentDirectory, $0) }
-        let artifacts = parsed.value("artifacts").map { FlowPaths.join(currentDirectory, $0) }
+        // Under Bazel what the run writes goes to the undeclared outputs, which Bazel keeps.
+        let outputRoot = bazel.undeclaredOutputs ?? currentDirectory
+        let junit = parsed.value("junit").map { FlowPaths.join(outputRoot, $0) } ?? bazel.xmlOutputFile
+        let artifacts = parsed.value("artifacts").map { FlowPaths.join(outputRoot, $0) } ?? bazel.undeclaredOutputs
         let history = parsed.value("history").map { FlowHistory(directory: FlowPaths.join(currentDirectory, $0)) }
         let startDate = Date()
 
@@ -161,7 +170,12 @@ enum SwiftTestCommand: Command {
                 .attachingSnapshotChanges(from: artifacts, currentDirectory: currentDirectory)
         }
         if !written || !planWritten { status = 1 }
-        if let page { HarnessCLI.printLine("Artifacts: \(page)") }
+        if let page {
+            HarnessCLI.printLine("Artifacts: \(page)")
+            if let outputs = bazel.undeclaredOutputs, FlowPaths.relative(page, to: outputs) != nil, let kept = bazel.keptOutputs {
+                HarnessCLI.printLine("Bazel keeps TEST_UNDECLARED_OUTPUTS_DIR after the test: \(kept)/outputs.zip")
+            }
+        }
         reporter.runFinished(results)
         return status
     }

@@ -188,6 +188,26 @@ import Harness
         #expect(try String(contentsOfFile: fixture.folder + "/suite/__Snapshots__/two/two.out.txt", encoding: .utf8) == "apple")
     }
 
+    /// Two flows named `login` in two folders keep their actual snapshots apart (they mirror
+    /// the references' places), so each is accepted into its own reference.
+    @Test func sameNamedFlowsInTwoFoldersKeepTheirActualSnapshotsApart() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try fixture.write(Self.pipesFlow(printing: "pear", snapshot: "out"), at: "suite/a/login.flow")
+        try fixture.write(Self.pipesFlow(printing: "fig", snapshot: "out"), at: "suite/b/login.flow")
+        for folder in ["a", "b"] { try fixture.write("apple", at: "suite/\(folder)/__Snapshots__/login/login.out.txt") }
+        let failed = try await runHarness(["run", "suite", "--artifacts", "out", "--jobs", "1"], in: fixture.folder)
+        #expect(failed.status == 1 && failed.lastLine == "0 passed, 2 failed", "\(failed.stdout)\(failed.stderr)")
+        for (folder, word) in [("a", "pear"), ("b", "fig")] {
+            let actual = fixture.folder + "/out/suite/\(folder)/__Snapshots__/login/login.out.txt"
+            #expect((try? String(contentsOfFile: actual, encoding: .utf8)) == word, "\(actual)")
+        }
+        let accept = try await runHarness(["snapshots", "accept", "--run", "out"], in: fixture.folder)
+        #expect(accept.status == 0, "\(accept.stdout)\(accept.stderr)")
+        #expect(try String(contentsOfFile: fixture.folder + "/suite/a/__Snapshots__/login/login.out.txt", encoding: .utf8) == "pear")
+        #expect(try String(contentsOfFile: fixture.folder + "/suite/b/__Snapshots__/login/login.out.txt", encoding: .utf8) == "fig")
+    }
+
     // MARK: - Swift tests
 
     @Test func aSwiftTestsFailureIsAcceptedFromItsArtifactsFolder() throws {

@@ -152,6 +152,38 @@ import Harness
         #expect(!calls.isEmpty && calls.allSatisfy { $0.hasSuffix(" " + fake.folder.path + "/out") }, "\(calls)")
     }
 
+    /// Under Bazel, as `harness run` (BazelProtocolTests): Bazel's shard taken and confirmed, the
+    /// JUnit in `XML_OUTPUT_FILE`, the report in `TEST_UNDECLARED_OUTPUTS_DIR`, `TEST_TMPDIR`
+    /// the tests' `TMPDIR`.
+    @Test func underBazelTheShardIsConfirmedAndEveryFileGoesWhereBazelSays() async throws {
+        let fake = try FakeSwift(tests: Self.suite.keys.sorted())
+        defer { fake.remove() }
+        let bazel = fake.folder.path + "/bazel"
+        for folder in ["outputs", "tmp"] {
+            try FileManager.default.createDirectory(atPath: bazel + "/" + folder, withIntermediateDirectories: true)
+        }
+        let environment = [
+            "TEST_TARGET": "//swift:suite", "TEST_TMPDIR": bazel + "/tmp", "TEST_UNDECLARED_OUTPUTS_DIR": bazel + "/outputs",
+            "XML_OUTPUT_FILE": bazel + "/test.xml", "TEST_SHARD_STATUS_FILE": bazel + "/test.shard",
+            "TEST_SHARD_INDEX": "1", "TEST_TOTAL_SHARDS": "2",
+        ]
+        let output = try await runHarness(
+            ["swift-test", "--swift", fake.executable, "--package-path", fake.package, "--shard", "auto"], in: fake.folder.path,
+            environment: environment, removing: BazelProtocolTests.shardVariables + ["TMPDIR", "HARNESS_ARTIFACTS"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains(", shard 2/2"), "\(output.stdout)")
+        #expect(FileManager.default.fileExists(atPath: bazel + "/test.shard"))
+        let ran = try fake.ran()
+        #expect(!ran.isEmpty && ran.count < Self.suite.count, "one shard's part: \(ran)")
+        #expect(try JUnitReader.read(path: bazel + "/test.xml").tests == ran.count)
+        #expect(Set(try RunReportWriter.read(folder: bazel + "/outputs").flows.map(\.path)) == Set(ran))
+        #expect(output.stdout.contains("Bazel keeps TEST_UNDECLARED_OUTPUTS_DIR after the test: bazel-testlogs/swift/suite/shard_2_of_2/test.outputs/outputs.zip\n"))
+        let calls = try fake.calls()
+        #expect(!calls.isEmpty && calls.allSatisfy { $0.hasSuffix(" " + bazel + "/outputs") }, "\(calls)")
+        let tmpdirs = try String(contentsOfFile: fake.folder.path + "/tmpdirs.txt", encoding: .utf8).split(separator: "\n")
+        #expect(!tmpdirs.isEmpty && tmpdirs.allSatisfy { $0 == bazel + "/tmp" }, "\(tmpdirs)")
+    }
+
     @Test func aFailureIsShownAtItsFileAndLineAndFailsTheShard() async throws {
         let fake = try FakeSwift(tests: ["FakeTests.Suite/passes()", "FakeTests.Suite/itFails()", "FakeTests.Suite/isSkipped()"])
         defer { fake.remove() }

@@ -17,13 +17,19 @@ package struct SnapshotVerifier {
     /// Who owns the reference, for the snapshot ledger: by default the test function of
     /// ``filePath`` (a flow sets itself).
     package var owner: SnapshotLedger.Owner?
+    /// The folder whose layout the actual snapshots keep under the artifacts folder (a flow
+    /// run's folder, so that `a/login.flow` and `b/login.flow` keep theirs apart); nil: the
+    /// package holding ``filePath``.
+    package var mirrorRoot: URL?
 
     package init(
         filePath: String, function: String, name: String?, record: SnapshotRecordMode?,
         snapshotDirectory: URL?, artifactsDirectory: URL?, test: SnapshotTestContext? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment, owner: SnapshotLedger.Owner? = nil
+        environment: [String: String] = ProcessInfo.processInfo.environment, owner: SnapshotLedger.Owner? = nil,
+        mirrorRoot: URL? = nil
     ) {
         self.owner = owner
+        self.mirrorRoot = mirrorRoot
         self.filePath = filePath
         self.function = function
         self.name = name
@@ -133,7 +139,7 @@ package struct SnapshotVerifier {
         /// Writes the actual snapshot and its companions as artifacts; returns lines naming them.
         func writeArtifacts() -> String {
             let root = artifactsRoot
-            let packageRoot = HarnessArtifacts.packageRoot(containing: filePath)
+            let packageRoot = mirrorRoot ?? HarnessArtifacts.packageRoot(containing: filePath)
             let file = HarnessArtifacts.mirror(reference, packageRoot: packageRoot, in: root)
             var lines: [String] = []
             do {

@@ -12,7 +12,7 @@ import TestSupport
 ///   holding `Fails` fails at `Tests/FakeTests/Fake.swift:LINE:9`, one holding `Skipped` is
 ///   skipped, the others pass. It writes `F-swift-testing.xml` (and `F` for XCTest), the
 ///   event stream in `E`, appends every test it ran to `ran.txt`, and appends its arguments'
-///   count and `HARNESS_ARTIFACTS` to `calls.txt`.
+///   count and `HARNESS_ARTIFACTS` to `calls.txt`, and its `TMPDIR` to `tmpdirs.txt`.
 ///
 /// The patterns are POSIX extended regular expressions here (bash's `=~`), which is why the
 /// command's patterns use nothing beyond them.
@@ -69,6 +69,7 @@ struct FakeSwift {
             shift
         done
         echo "$count ${HARNESS_ARTIFACTS:-unset}" >> "$here/calls.txt"
+        echo "${TMPDIR:-unset}" >> "$here/tmpdirs.txt"
         xml() { local t=${1//&/&amp;}; t=${t//</&lt;}; t=${t//>/&gt;}; printf '%s' "${t//\"/&quot;}"; }
         json() { local t=${1//\\/\\\\}; printf '%s' "${t//\"/\\\"}"; }
         st="" xc="" failed=0 line=0

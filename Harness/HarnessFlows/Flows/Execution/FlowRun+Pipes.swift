@@ -97,7 +97,8 @@ extension FlowRun {
             let (mode, artifacts) = try snapshotSettings()
             if let message = SnapshotVerifier(
                 filePath: snapshotPlace.filePath, function: snapshotPlace.function, name: snapshotName, record: mode,
-                snapshotDirectory: snapshotPlace.directory, artifactsDirectory: artifacts, owner: snapshotOwner
+                snapshotDirectory: snapshotPlace.directory, artifactsDirectory: artifacts, owner: snapshotOwner,
+                mirrorRoot: snapshotMirrorRoot
             ).verify(bytes, as: .rawText) {
                 var failure = Self.snapshotFailure(message)
                 failure.details = (failure.details.map { $0 + "\n" } ?? "") + tail

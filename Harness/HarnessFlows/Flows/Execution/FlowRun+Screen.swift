@@ -206,7 +206,8 @@ extension FlowRun {
         let (mode, artifacts) = try snapshotSettings()
         let verifier = SnapshotVerifier(
             filePath: snapshotPlace.filePath, function: snapshotPlace.function, name: name, record: mode,
-            snapshotDirectory: snapshotPlace.directory, artifactsDirectory: artifacts, owner: snapshotOwner
+            snapshotDirectory: snapshotPlace.directory, artifactsDirectory: artifacts, owner: snapshotOwner,
+            mirrorRoot: snapshotMirrorRoot
         )
         let expected = verifier.referenceURL(pathExtension: strategy.pathExtension)
             .flatMap { try? Data(contentsOf: $0) }

@@ -27,6 +27,11 @@ final class FlowRun {
     let snapshotPlace: SnapshotPlace
     /// Who owns those references in the snapshot ledger: the flow, or the Swift test.
     let snapshotOwner: SnapshotLedger.Owner
+    /// The folder the run's paths are relative to (`harness run`'s current folder), which the
+    /// actual snapshots' places under the artifacts folder follow: `a/__Snapshots__/login/…`
+    /// and `b/__Snapshots__/login/…` for two flows named `login`. Nil for a Swift test (its
+    /// package decides) or a flow named by a path outside that folder.
+    let snapshotMirrorRoot: URL?
     /// The steps this run executes, in order (a flow's lines, or a Swift test's steps).
     private(set) var steps: [EngineStep] = []
     /// Whether each step is recorded in the app's session journal (a Swift test whose trace is
@@ -52,6 +57,7 @@ final class FlowRun {
                 .appendingPathComponent("__Snapshots__", isDirectory: true)
                 .appendingPathComponent(flow.name, isDirectory: true))
         self.snapshotOwner = SnapshotLedger.Owner(file: flow.path, function: flow.name, label: flow.relativePath)
+        self.snapshotMirrorRoot = flow.runFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
         self.steps = script.steps.map(EngineStep.init)
         self.ownsResources = true
     }
@@ -70,6 +76,7 @@ final class FlowRun {
         self.snapshotPlace = swiftTest
         self.snapshotOwner = SnapshotLedger.Owner(
             file: swiftTest.filePath, function: SnapshotVerifier.testName(of: swiftTest.function), label: name)
+        self.snapshotMirrorRoot = nil
         self.steps = steps
         self.app = app
         self.pipedApp = pipedApp

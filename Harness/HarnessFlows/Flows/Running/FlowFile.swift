@@ -24,6 +24,14 @@ public struct FlowFile: Sendable, Hashable, Comparable, CustomStringConvertible 
         return String(relativePath[..<slash])
     }
 
+    /// The folder ``relativePath`` is relative to (the run's root), when ``path`` ends with it;
+    /// nil otherwise.
+    var runFolder: String? {
+        guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), path.hasSuffix("/" + relativePath) else { return nil }
+        let folder = String(path.dropLast(relativePath.count + 1))
+        return folder.isEmpty ? "/" : folder
+    }
+
     /// Ordered by relative path.
     public static func < (lhs: FlowFile, rhs: FlowFile) -> Bool { lhs.relativePath < rhs.relativePath }
 
