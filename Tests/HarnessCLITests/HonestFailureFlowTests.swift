@@ -33,6 +33,7 @@ import TestSupport
         #expect(!nowhere.summary.contains("scrollback"))
     }
 
+    /// In Swift: the session's near-miss, and its waits' timeouts carrying it.
     @Test func theSwiftWaitSaysItToo() async throws {
         var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", "echo alpha; seq 100 160; exec cat"])
         launch.defaultTimeout = mustSucceedTimeout
@@ -42,6 +43,16 @@ import TestSupport
                 + "(a wait searches only what scrolled off after those): scrolled-off line 1 of 39, 39 lines above the screen")
             #expect(app.scrollbackNearMiss(regex: "^alp") != nil)
             #expect(app.scrollbackNearMiss(text: "omega") == nil)
+
+            // The session's own waits say it when they time out, and only then.
+            for wait in [{ try await app.waitFor(text: "alpha", timeout: .milliseconds(100)) },
+                         { try await app.waitFor(regex: "^alp", timeout: .milliseconds(100)) }] {
+                let error = await #expect(throws: TerminalSessionError.self) { try await wait() }
+                #expect(error?.description.contains("; the scrollback has it, printed before the last match or input") == true,
+                        "\(String(describing: error))")
+            }
+            let nowhere = await #expect(throws: TerminalSessionError.self) { try await app.waitFor(text: "omega", timeout: .milliseconds(100)) }
+            #expect(nowhere?.description.contains("scrollback") == false, "\(String(describing: nowhere))")
         }
     }
 

@@ -19,10 +19,13 @@ extension TerminalDriving {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
         let scan = ScrolledLineScan(horizon: core.currentScreenHorizon)
-        let screen = try await waitFor(
-            "text \(text.debugDescription)", timeout: timeout,
-            fileID: fileID, filePath: filePath, line: line, column: column,
-            where: { $0.showsText(text) || scan.scrolledLinesContain(text, in: $0) })
+        let description = "text \(text.debugDescription)"
+        let screen = try await withScrollbackNearMiss(description, { scrollbackNearMiss(text: text) }) {
+            try await waitFor(
+                description, timeout: timeout,
+                fileID: fileID, filePath: filePath, line: line, column: column,
+                where: { $0.showsText(text) || scan.scrolledLinesContain(text, in: $0) })
+        }
         let found = screen.firstLineNumber(since: scan.horizon) { text.contains("\n") ? nil : $0.contains(text) }
             ?? screen.firstLineNumber(since: scan.horizon, matching: { $0.range(of: text) })
         if let found { core.advanceScreenHorizon(to: found) }
@@ -41,17 +44,34 @@ extension TerminalDriving {
     ) async throws -> ScreenSnapshot {
         let expression = try CompiledRegex(lines: pattern)
         let horizon = core.currentScreenHorizon
-        let screen = try await waitFor(
-            "regex /\(pattern)/", timeout: timeout,
-            fileID: fileID, filePath: filePath, line: line, column: column,
-            where: { screen in
-                let scrolled = screen.linesScrolledOff(since: horizon)
-                return expression.matches(scrolled.isEmpty ? screen.text : (scrolled + screen.lines).joined(separator: "\n"))
-            })
+        let description = "regex /\(pattern)/"
+        let screen = try await withScrollbackNearMiss(description, { scrollbackNearMiss(regex: pattern) }) {
+            try await waitFor(
+                description, timeout: timeout,
+                fileID: fileID, filePath: filePath, line: line, column: column,
+                where: { screen in
+                    let scrolled = screen.linesScrolledOff(since: horizon)
+                    return expression.matches(scrolled.isEmpty ? screen.text : (scrolled + screen.lines).joined(separator: "\n"))
+                })
+        }
         if let found = screen.firstLineNumber(since: horizon, trimmed: true, matching: { expression.firstRange(in: $0) }) {
             core.advanceScreenHorizon(to: found)
         }
         return screen
+    }
+
+    /// Runs a screen wait; when it times out and the scrollback holds what it waited for
+    /// (printed before the last match or input, so the wait did not search it), the error says
+    /// where, as a flow's `expect` does.
+    private func withScrollbackNearMiss(
+        _ description: String, _ nearMiss: () -> String?, _ wait: () async throws -> ScreenSnapshot
+    ) async throws -> ScreenSnapshot {
+        do {
+            return try await wait()
+        } catch let error as TerminalSessionError {
+            guard case .timeout = error, let note = nearMiss() else { throw error }
+            throw error.waitingFor(description + "; " + note)
+        }
     }
 
     // MARK: - The output stream
