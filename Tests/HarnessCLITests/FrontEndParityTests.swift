@@ -223,7 +223,7 @@ import Stubs
         let server = row.stub ? try StubServer() : nil
         defer { server?.stop() }
         if let server {
-            try server.stub(.get("/todos"), .text("[]"))
+            server.stub(.get("/todos"), .text("[]"))
             launch.network = server.baseURL
         }
         let reported = Reported()

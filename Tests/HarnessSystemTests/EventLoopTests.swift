@@ -162,7 +162,7 @@ import Testing
     @Test func blockingWorkerRunsJobsInOrderOffTheLoop() async throws {
         let results = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
             for index in 0..<8 {
-                group.addTask { (index, try await BlockingWorker.shared.run { EventLoop.shared.inLoop }) }
+                group.addTask { (index, await BlockingWorker.shared.run { EventLoop.shared.inLoop }) }
             }
             return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
