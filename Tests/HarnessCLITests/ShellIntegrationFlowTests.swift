@@ -64,6 +64,20 @@ import HarnessSystem
         #expect(zsh.contains("precmd()") && zsh.contains("preexec()") && zsh.contains("$?"))
     }
 
+    /// The docs' zsh prompt, as `.zshrc` (found through `ZDOTDIR`), runs the docs' flow as
+    /// bash does. CI installs zsh, so there it must run.
+    @Test(.enabled(if: isInstalled("zsh") || ProcessInfo.processInfo.environment["CI"] != nil, "zsh is not installed"))
+    func theDocsZshPromptRunsTheDocsFlow() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try fixture.write(try #require(Self.blocks("zsh").first), at: ".zshrc")
+        let flow = try #require(Self.blocks("flow").first)
+        let bashLine = "app bash --noprofile --rcfile shell-marks.bash -i\n"
+        #expect(flow.hasPrefix(bashLine))
+        let outcome = try await fixture.run("app zsh -i\nenv ZDOTDIR=\(fixture.folder)\n" + flow.dropFirst(bashLine.count))
+        #expect(outcome == .passed, "\(outcome)")
+    }
+
     @Test func eachCommandIsAwaitedAndItsStatusChecked() async throws {
         let fixture = try Self.bashFixture()
         defer { fixture.remove() }
