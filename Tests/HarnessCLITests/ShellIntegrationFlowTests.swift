@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Harness
 import HarnessSystem
+import TestSupport
 @testable import HarnessFlows
 
 /// What a program reports through OSC sequences, driven by flows against real programs: a bash
