@@ -4,9 +4,10 @@ import Testing
 import Harness
 @testable import HarnessFlows
 
-/// docs/NIGHTLY.md's Bazel and CircleCI recipes. The Bazel files shown are the ones of
-/// Tests/Bazel, and its commands are Scripts/bazel-check.sh's (which CI runs with a real
-/// Bazel); the CircleCI commands run here as written, through `sh`, on a small suite.
+/// docs/NIGHTLY.md's Bazel, CircleCI, GitLab CI and Buildkite recipes. The Bazel files shown
+/// are the ones of Tests/Bazel, and its commands are Scripts/bazel-check.sh's (which CI runs
+/// with a real Bazel); the other CIs' commands run here as written, through `sh`, on a small
+/// suite, with each CI's variables.
 @Suite struct NightlyRecipeTests {
     static let document = "docs/NIGHTLY.md"
 
@@ -104,6 +105,102 @@ import Harness
         #expect(report.failures == 1)
         let judged = try await Self.runDocumented(verdict, in: fixture.folder)
         #expect(judged.status == 1 && judged.stdout.contains("Flows failed"))
+    }
+
+    // MARK: - GitLab CI and Buildkite
+
+    /// The multi-line scripts of a YAML block (`- |` list items and `command: |` keys), in
+    /// order, without their `swift build` lines (the build is this test's).
+    static func yamlScripts(section: String) throws -> [String] {
+        let yaml = try #require(try blocks("yaml", section: section).first).lines
+        var scripts: [String] = []
+        var index = 0
+        while index < yaml.count {
+            let line = yaml[index]
+            index += 1
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed == "- |" || trimmed == "command: |" else { continue }
+            let indent = line.prefix { $0 == " " }.count
+            var body: [String] = []
+            while index < yaml.count, yaml[index].prefix(while: { $0 == " " }).count > indent {
+                body.append(String(yaml[index].drop { $0 == " " }))
+                index += 1
+            }
+            scripts.append(body.filter { !$0.hasPrefix("swift build ") }.joined(separator: "\n"))
+        }
+        return scripts
+    }
+
+    /// The flows with their status, from the merged JUnit of `folder`.
+    static func expectWholeMerge(in folder: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let report = try JUnitReader.read(path: folder + "/report/junit.xml")
+        #expect(report.suites.flatMap(\.cases).compactMap(\.file).sorted()
+                == (["failing"] + (1...5).map { "f\($0)" }).map { "suite/\($0).flow" }.sorted(), sourceLocation: sourceLocation)
+        #expect(report.failures == 1, sourceLocation: sourceLocation)
+    }
+
+    /// Four parallel jobs (`CI_NODE_INDEX` 1...4) run their shards and succeed whatever their
+    /// flows did; the report job merges every flow once and fails on the failing one.
+    @Test func theGitLabRecipeShardsMergesAndGivesTheVerdict() async throws {
+        let fixture = try Self.makeSuite()
+        defer { fixture.remove() }
+        let scripts = try Self.yamlScripts(section: "GitLab CI")
+        try #require(scripts.count == 2)
+        #expect(scripts[0].contains("$CI_NODE_INDEX"))
+        for node in 1...4 {
+            let output = try await Self.runDocumented(scripts[0], in: fixture.folder,
+                                                      environment: ["CI_NODE_INDEX": "\(node)", "CI_NODE_TOTAL": "4"])
+            #expect(output.status == 0, "node \(node): \(output.stdout)\(output.stderr)")
+            #expect(output.stdout.contains(", shard \(node)/4"), "\(output.stdout)")
+        }
+        let report = try await Self.runDocumented(scripts[1], in: fixture.folder)
+        #expect(report.status == 1 && report.stdout.contains("Flows failed"), "\(report.stdout)\(report.stderr)")
+        try Self.expectWholeMerge(in: fixture.folder)
+        #expect(FileManager.default.fileExists(atPath: fixture.folder + "/report/index.html"))
+    }
+
+    /// Buildkite's four parallel jobs (`BUILDKITE_PARALLEL_JOB` 0...3) each upload their shard's
+    /// folder (`artifact_paths`); the report step, in another checkout, downloads them with a
+    /// stand-in `buildkite-agent`, merges, uploads the report and gives the verdict. The
+    /// pipeline's `$$` is Buildkite's escape for `$`, undone here as its upload does.
+    @Test func theBuildkiteRecipeShardsMergesAndGivesTheVerdict() async throws {
+        let fixture = try Self.makeSuite()
+        defer { fixture.remove() }
+        let scripts = try Self.yamlScripts(section: "Buildkite").map { $0.replacingOccurrences(of: "$$", with: "$") }
+        try #require(scripts.count == 2)
+        let yaml = try #require(try Self.blocks("yaml", section: "Buildkite").first).text
+        #expect(yaml.contains("artifact_paths: \"shards/**/*\"") && scripts[1].contains("artifact download \"shards/**/*\" ."))
+        // The agent keeps what a job uploads in the store; a download copies it back.
+        try fixture.write("""
+            #!/bin/sh
+            store=${FAKE_STORE:?}
+            echo "$*" >> "$store/agent-calls.txt"
+            case "$1 $2" in
+              "artifact download") mkdir -p "$4" && cp -R "$store/shards" "$4/" ;;
+              "artifact upload") cp -R "${3%%/*}" "$store/" ;;
+              *) echo "fake buildkite-agent: unknown command $*" >&2; exit 64 ;;
+            esac
+
+            """, at: "bin/buildkite-agent", executable: true)
+        let store = fixture.folder + "/store"
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        for node in 0..<4 {
+            let output = try await Self.runDocumented(scripts[0], in: fixture.folder, environment: [
+                "BUILDKITE_PARALLEL_JOB": "\(node)", "BUILDKITE_PARALLEL_JOB_COUNT": "4"])
+            #expect(output.status == 0, "node \(node): \(output.stdout)\(output.stderr)")
+            #expect(output.stdout.contains(", shard \(node + 1)/4"), "\(output.stdout)")
+        }
+        // What `artifact_paths` uploads, as the agent does after each job.
+        try FileManager.default.copyItem(atPath: fixture.folder + "/shards", toPath: store + "/shards")
+        let checkout = fixture.folder + "/report-step"
+        try FileManager.default.createDirectory(atPath: checkout, withIntermediateDirectories: true)
+        let path = fixture.folder + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let report = try await Self.runDocumented(scripts[1], in: checkout, environment: ["PATH": path, "FAKE_STORE": store])
+        #expect(report.status == 1 && report.stdout.contains("Flows failed"), "\(report.stdout)\(report.stderr)")
+        try Self.expectWholeMerge(in: checkout)
+        #expect(FileManager.default.fileExists(atPath: store + "/report/index.html"), "the report was uploaded")
+        let calls = try String(contentsOfFile: store + "/agent-calls.txt", encoding: .utf8)
+        #expect(calls == "artifact download shards/**/* .\nartifact upload report/**/*\n")
     }
 
     /// CircleCI's own split starts from `--list`; a stand-in `circleci` hands this node all of it.
