@@ -45,4 +45,24 @@ import HarnessSystem
             #expect(output.hasSuffix("500\nlast words \(round)"), "round \(round)")
         }
     }
+
+    /// A background job that writes after the program was reaped (it ignores the SIGHUP the
+    /// program's exit sends its group, as it inherits the program's disposition, and waits until the program's process is gone: `kill -0`
+    /// still reaches a zombie) is read before the exit is reported:
+    /// the screen handed to the exit's handlers shows it. The lingering grace is made long, so
+    /// that only the end of the terminal can report the exit.
+    @Test func aBackgroundJobsWordsAfterTheReapAreReadBeforeTheExitIsReported() async throws {
+        var configuration = shell("""
+            echo first; parent=$$; trap '' HUP; (while kill -0 $parent 2>/dev/null; do :; done; echo after the reap) & exit 4
+            """)
+        configuration.lingeringTerminalGrace = .seconds(3600)
+        let session = try TerminalSession.launch(configuration)
+        let atExit = Locked<String?>(nil)
+        session.onExit { _ in atExit.withLock { $0 = session.screen.text } }
+        let status = try await session.waitForExit()
+        await session.terminated()
+        #expect(status == .exited(4))
+        let screen = try #require(atExit.withLock { $0 })
+        #expect(screen.contains("first") && screen.contains("after the reap"), "\(screen)")
+    }
 }

@@ -13,8 +13,8 @@ extension SessionCore {
     /// the bytes written before it first (the pty's buffer is flushed before read reports
     /// EIO): the exit is then published with every last word parsed. Only a process that
     /// outlives the program and keeps the terminal open (a background job) makes it wait this
-    /// long.
-    static let lingeringTerminalGrace: Duration = .milliseconds(500)
+    /// long (``TerminalSession/Configuration/lingeringTerminalGrace``, 500 ms).
+    var lingeringTerminalGrace: Duration { configuration.lingeringTerminalGrace }
 
     // MARK: - Reading and writing
 
@@ -167,7 +167,7 @@ extension SessionCore {
             return (publish, close, arm)
         }
         if arm {
-            let timer = EventLoop.shared.schedule(after: Self.lingeringTerminalGrace) { [self] in drainGraceExpired() }
+            let timer = EventLoop.shared.schedule(after: lingeringTerminalGrace) { [self] in drainGraceExpired() }
             // On the loop: the timer cannot fire before this.
             state.withLock { $0.drainTimer = timer }
         }

@@ -30,6 +30,11 @@ extension TerminalSession {
         /// mode and stalls is not frozen forever. Each release by the limit is a
         /// ``TerminalNotice`` (``TerminalSession/notices``) and a line of the trace.
         public var synchronizedOutputLimit: Duration = .milliseconds(150)
+        /// How long, after the program was reaped, the session keeps reading its terminal for
+        /// processes that still hold it (a background job writing its last words) before it
+        /// reports the exit anyway; see ``SessionCore``'s reader. Tests of that wait lengthen it,
+        /// so that the exit they await is reported by the terminal's end, not by this clock.
+        package var lingeringTerminalGrace: Duration = .milliseconds(500)
 
         /// Creates a configuration; the environment defaults to the current process's, made
         /// hermetic for a terminal (``ProgramEnvironment/hermetic(_:for:)``).
