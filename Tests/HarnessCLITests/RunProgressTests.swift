@@ -137,6 +137,16 @@ import Harness
         "app sh -c \"read go < \(fifo); echo \(word); exec cat\"\nlaunch\nexpect \"\(word)\"\n"
     }
 
+    /// A duration as the status line writes it (`4s`, `3m13s`, `1h02m`).
+    static let duration = #"(\d+s|\d+m\d\ds|\d+h\d\dm)"#
+    /// The status line's times: so far, and the estimate left.
+    static let times = "\(duration) so far, about \(duration) left"
+
+    @Test func durationsMatchWhatTheStatusLineWrites() throws {
+        let regex = try Regex("^" + Self.duration + "$")
+        for seconds in [0.4, 59.6, 193, 3725] { #expect(FlowRunStatus.duration(seconds).contains(regex), "\(seconds)") }
+    }
+
     @Test func onATerminalALiveStatusLineShowsWhatRunsAndIsGoneBeforeTheSummary() async throws {
         let fixture = try FlowFixture()
         defer { fixture.remove() }
@@ -172,7 +182,7 @@ import Harness
         // a and b wait on the test: the status line names them (in the order the two workers
         // started them), with the time so far and left.
         try await session.waitFor(
-            regex: #"^0/3 done, 2 running: (suite/a\.flow, suite/b\.flow|suite/b\.flow, suite/a\.flow) · \d+s so far, about \d+(s|m\d\ds) left$"#)
+            regex: #"^0/3 done, 2 running: (suite/a\.flow, suite/b\.flow|suite/b\.flow, suite/a\.flow) · "# + Self.times + "$")
         func release(_ name: String) throws {
             let line = Array("go\n".utf8)
             try #require(write(gates[name]!, line, line.count) == line.count)
@@ -180,7 +190,7 @@ import Harness
         try release("a")
         // a done, then c (quick) in its place; b still waits: the line moved on.
         do {
-            try await session.waitFor(regex: #"^2/3 done, 1 running: suite/b\.flow · \d+s so far, about \d+(s|m\d\ds) left$"#)
+            try await session.waitFor(regex: #"^2/3 done, 1 running: suite/b\.flow · "# + Self.times + "$")
         } catch {
             // The harness's whole output (its failures scroll off a 20-row terminal).
             let printed = session.screen.transcriptLines.filter { !$0.allSatisfy { $0 == " " || $0 == "│" } }
