@@ -18,6 +18,10 @@ struct Divergences {
         case stop(String)
         case rewrite(String, [UInt8], then: Resync? = nil)
         case resync(String, Resync)
+        /// A mark to join: compared only while ours' cursor is not on the last column.
+        case joinUnlessAtRightEdge
+        /// REP of `count`: compared only while the repeats fit on the cursor's line.
+        case repeatUnlessWrapping(Int)
     }
 
     enum Resync {
@@ -34,7 +38,7 @@ struct Divergences {
         var insertMode = false
         /// A character was printed since the start or the last RIS.
         var printed = false
-        /// SO was seen (G1 shifted in): libvterm's DECSC does not save the shift.
+        /// SO or a charset designation was seen: libvterm's DECSC does not save them.
         var shiftedOut = false
         /// The alternate screen is shown (1049 set).
         var alternate = false
@@ -45,11 +49,13 @@ struct Divergences {
     /// What to do with `token` (a piece as `Minimizer.pieces` cuts the stream).
     func action(_ token: ArraySlice<UInt8>, atEnd: Bool, state: inout State) -> Action {
         if let first = token.first, first >= 0x20 && first != 0x7F {
-            state.printed = true
             if first < 0x7F {
+                state.printed = true
                 state.lastWide = false
-            } else if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, !Self.joins(scalar) {
-                state.lastWide = Self.isWide(scalar.value)
+            } else if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first {
+                // After a mark (joined or not) libvterm may have no character to repeat, and hangs.
+                state.printed = !Self.joins(scalar)
+                if state.printed { state.lastWide = Self.isWide(scalar.value) }
             }
         }
         if let first = token.first, first >= 0x80 {
@@ -57,20 +63,43 @@ struct Divergences {
             if state.insertMode, let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, Self.isWide(scalar.value) {
                 return .stop("insert-mode-wide")
             }
+            if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, scalar.value >= 0x80, Self.joins(scalar),
+               token.count == scalar.utf8.count {
+                return .joinUnlessAtRightEdge
+            }
             return invalidUTF8(token, atEnd: atEnd)
         }
         if token.elementsEqual("\u{1B}c".utf8) || token.elementsEqual("\u{1B}[!p".utf8) { state.insertMode = false }
         if token.elementsEqual("\u{1B}c".utf8) {
-            state.printed = false
-            state.alternate = false
+            defer {
+                state.printed = false
+                state.alternate = false
+            }
+            // RIS on the alternate screen: xterm and we are back on the main screen, libvterm
+            // 0.1.4 stays on the alternate one; it leaves it first.
+            if state.alternate { return .rewrite("ris-leaves-alternate", Array("\u{1B}[?1049l\u{1B}c".utf8)) }
         }
         if token.first == 0x0E { state.shiftedOut = true }
         guard token.count >= 2, token.first == 0x1B else { return .compare }
+        if token.dropFirst().first.map({ $0 < 0x20 }) ?? false {
+            // Controls between ESC and the rest (`\e\b[...`): only the crash is looked for.
+            let separators = token.filter { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") }.count
+            return separators >= 16 ? .stop("libvterm-csi-17-arguments") : .compare
+        }
         let second = token[token.startIndex + 1]
         switch second {
         case UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"): return .stop("apc-pm-sos-strings")
+        case UInt8(ascii: "n"), UInt8(ascii: "o"), UInt8(ascii: "N"), UInt8(ascii: "O"), UInt8(ascii: "|"), UInt8(ascii: "}"), UInt8(ascii: "~"):
+            return .stop("g2-g3-shifts")  // LS2, LS3, SS2, SS3, LS1R-LS3R: we model G0 and G1 only
         case UInt8(ascii: "#") where token.count == 3 && [UInt8(ascii: "3"), UInt8(ascii: "4"), UInt8(ascii: "6")].contains(token.last!):
             return .stop("double-width-lines")
+        case UInt8(ascii: "("), UInt8(ascii: ")"):
+            state.shiftedOut = true
+            // A charset we do not know is ASCII for us; libvterm keeps the one designated before.
+            if token.count == 3, let final = token.last, ![UInt8(ascii: "0"), UInt8(ascii: "A"), UInt8(ascii: "B")].contains(final),
+               (0x30...0x7E).contains(final) {
+                return .rewrite("unknown-charset", [0x1B, second, UInt8(ascii: "B")])
+            }
         case UInt8(ascii: "#") where token.count == 3 && token.last == UInt8(ascii: "8"):
             return .stop("decaln")  // libvterm fills with the pen and leaves the cursor; xterm and we: plain, home
         default: break
@@ -95,6 +124,13 @@ struct Divergences {
         }
         guard let final = body.last, (0x40...0x7E).contains(final) else { return .compare }
         let inner = body.dropLast()
+        if inner.contains(where: { $0 < 0x20 }) {
+            return .stop("csi-with-controls")  // executed inside the sequence: the rules above cannot rewrite it
+        }
+        if token.dropFirst(2).elementsEqual("!p".utf8) {
+            // DECSTR: xterm and we reset the pen (SGR 0); libvterm 0.1.4 keeps it.
+            return .rewrite("decstr-pen", Array("\u{1B}[!p\u{1B}[m".utf8))
+        }
         let isPlain = inner.allSatisfy { (0x30...0x3B).contains($0) }  // digits, ':' and ';' only
         let isPrivate = inner.first == UInt8(ascii: "?") && inner.dropFirst().allSatisfy { (0x30...0x3B).contains($0) }
         let parameters = String(decoding: inner.drop { $0 == UInt8(ascii: "?") }, as: UTF8.self)
@@ -115,7 +151,7 @@ struct Divergences {
                 // (an empty one is no mode): libvterm gets one sequence per mode.
                 let marker = isPrivate ? "?" : ""
                 let split = parameters.filter { !$0.isEmpty }.map { "\u{1B}[\(marker)\($0)" + String(UnicodeScalar(final)) }.joined()
-                return .rewrite("mode-lists", Array(split.utf8))
+                return .rewrite("mode-lists", Array(split.utf8), then: restores ? .cursorVisibility : nil)
             }
             if restores { return .resync("decrc-cursor-visibility", .cursorVisibility) }
         case UInt8(ascii: "s") where isPlain:
@@ -131,12 +167,18 @@ struct Divergences {
             let top = Int(parameters.first ?? "") ?? 0, bottom = parameters.count > 1 ? Int(parameters[1]) ?? 0 : 0
             let bottomRow = bottom == 0 || bottom > rows ? rows : bottom
             if max(top, 1) >= bottomRow { return .stop("decstbm-empty-region") }
+            if parameters.count > 1 && bottom == 0 && !parameters[1].isEmpty {
+                // An explicit 0 bottom is the last row for xterm and us; libvterm takes it literally.
+                return .rewrite("decstbm-zero-bottom", Array("\u{1B}[\(parameters[0]);\(rows)r".utf8))
+            }
         case UInt8(ascii: "b") where !state.printed:
             return .stop("libvterm-rep-hang")  // libvterm 0.1.4 loops for ever on REP with nothing printed
         case UInt8(ascii: "b") where state.lastWide:
             return .stop("libvterm-rep-wide")  // libvterm 0.1.4 can abort (a null write) repeating a wide character
         case UInt8(ascii: "b") where state.insertMode:
             return .stop("rep-in-insert-mode")  // libvterm overwrites; xterm and we insert, as for any character
+        case UInt8(ascii: "b") where isPlain:
+            return .repeatUnlessWrapping(max(1, Int(parameters.first ?? "") ?? 1))
         case UInt8(ascii: "j"), UInt8(ascii: "k"):
             return .stop("hpb-vpb")  // ECMA-48's HPB and VPB: libvterm moves the cursor; xterm and we do not know them
         case UInt8(ascii: "T"):
@@ -155,7 +197,7 @@ struct Divergences {
     /// the shift state), or on the alternate screen (xterm and we keep a saved cursor per screen,
     /// libvterm one for both).
     private func restoreStop(_ state: State) -> Action? {
-        if state.shiftedOut { return .stop("decrc-shift-state") }
+        if state.shiftedOut { return .stop("decrc-charsets") }
         if state.alternate { return .stop("saved-cursor-per-screen") }
         return nil
     }
@@ -290,12 +332,13 @@ struct Divergences {
             return "combining-after-move"
         }
         // DEC Special Graphics `y` and `z`: ≤ and ≥ (U+2264/5, as xterm draws them); libvterm
-        // maps them to the slanted ⩽ and ⩾ (U+2A7D/E).
+        // maps them to the slanted ⩽ and ⩾ (U+2A7D/E). `_` is a blank (U+00A0) for xterm and
+        // us; libvterm leaves it `_`.
         if ours.width == libvterm.width, ours.scalars.count == 1, libvterm.scalars.count == 1,
-           [(UInt32(0x2264), UInt32(0x2A7D)), (0x2265, 0x2A7E)].contains(where: { $0 == (ours.scalars[0], libvterm.scalars[0]) }) {
+           [(UInt32(0x2264), UInt32(0x2A7D)), (0x2265, 0x2A7E), (0xA0, 0x5F)].contains(where: { $0 == (ours.scalars[0], libvterm.scalars[0]) }) {
             var same = libvterm
             same.scalars = ours.scalars
-            if same == ours { return "dec-graphics-y-z" }
+            if same == ours { return "dec-graphics-glyphs" }
         }
         // A mark joined to a character: libvterm gives the cell the pen's attributes at that
         // moment, xterm and we keep the character's.

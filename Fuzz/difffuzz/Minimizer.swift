@@ -50,6 +50,10 @@ struct Minimizer {
             let start = index
             let byte = bytes[index]
             index += 1
+            // C0 controls inside an escape sequence are executed and the sequence goes on.
+            if byte == 0x1B {
+                while index < bytes.count && bytes[index] < 0x20 && ![0x1B, 0x18, 0x1A].contains(bytes[index]) { index += 1 }
+            }
             if byte == 0x1B, index < bytes.count, bytes[index] != 0x1B {
                 let kind = bytes[index]
                 index += 1
@@ -63,7 +67,7 @@ struct Minimizer {
                     else if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\\") { index += 2 }
                 case 0x20...0x2F:
                     while index < bytes.count && (0x20...0x2F).contains(bytes[index]) { index += 1 }
-                    if index < bytes.count { index += 1 }
+                    if index < bytes.count && bytes[index] != 0x1B { index += 1 }
                 default: break
                 }
             } else if byte >= 0xC0 {

@@ -2,7 +2,7 @@
 // "Differential fuzzing against libvterm"). Built and run by Scripts/difffuzz.sh:
 //
 //   difffuzz [--seconds N | --streams N] [--seed S] [--corpus DIR] [--size COLSxROWS] [--reports N]
-//   difffuzz --repro 'ESCAPED BYTES'      compares one stream and prints the differences
+//   difffuzz --repro 'ESCAPED BYTES' [--cuts A,B]   compares one stream (fed in pieces ending at A, B...)
 //   difffuzz --print-stream I [--seed S]  prints stream I, escaped
 //
 // Streams (random, and the `vt` fuzz corpus's seeds mutated) are fed to both emulators in pieces;
@@ -21,6 +21,7 @@ struct Options {
     var reports = 5
     var repro: [UInt8]?
     var printStream: Int?
+    var cuts: [Int] = []
 }
 
 func usage(_ message: String) -> Never {
@@ -62,6 +63,10 @@ func parseOptions() -> Options {
             options.reports = reports
         case "--repro":
             do { options.repro = try Escaping.unescape(value(argument)) } catch { usage("--repro: \(error)") }
+        case "--cuts":
+            let cuts = value(argument).split(separator: ",").compactMap { Int($0) }
+            guard !cuts.isEmpty else { usage("--cuts takes offsets, e.g. 10,91") }
+            options.cuts = cuts.sorted()
         case "--print-stream":
             guard let index = Int(value(argument)), index >= 0 else { usage("--print-stream takes a stream number") }
             options.printStream = index
@@ -97,7 +102,7 @@ let comparison = Comparison(cols: options.cols, rows: options.rows, divergences:
 var explained: [String: Int] = [:]
 
 if let bytes = options.repro {
-    let result = comparison.run(bytes, cuts: [bytes.count], explained: &explained)
+    let result = comparison.run(bytes, cuts: options.cuts.filter { $0 < bytes.count } + [bytes.count], explained: &explained)
     print("difffuzz: \(bytes.count) bytes, \(options.cols)x\(options.rows): " + (result == nil ? "same screens" : "screens differ"))
     for (rule, count) in explained.sorted(by: { $0.key < $1.key }) { print("   explained by \(rule): \(count)") }
     if let result { printDifference(result.difference) }
@@ -105,6 +110,7 @@ if let bytes = options.repro {
 }
 
 let generator = StreamGenerator(seeds: loadSeeds(options.corpus))
+let watchdog = Watchdog()
 if let index = options.printStream {
     let stream = generator.stream(seed: options.seed, index: index)
     print(Escaping.escape(stream.bytes))
@@ -126,14 +132,17 @@ while true {
     let stream = generator.stream(seed: options.seed, index: index)
     streams += 1
     bytesFed += stream.bytes.count
+    watchdog.working(on: "stream \(index) of seed \(options.seed)", stream.bytes)
     var scratch: [String: Int] = [:]
     guard let found = comparison.run(stream.bytes, cuts: stream.cuts, explained: &explained) else { continue }
     differing += 1
     guard minimizations < options.reports * 2, reported.count < options.reports else { continue }
     minimizations += 1
     let prefix = Array(stream.bytes[..<found.offset])
+    watchdog.working(on: "minimizing stream \(index) of seed \(options.seed)", prefix)
     var minimizer = Minimizer { candidate in
-        comparison.run(candidate, cuts: [candidate.count], explained: &scratch) != nil
+        watchdog.working(on: "a shortened stream \(index) of seed \(options.seed)", candidate)
+        return comparison.run(candidate, cuts: [candidate.count], explained: &scratch) != nil
     }
     // The prefix fed whole should show it too; when only the pieces do, report the pieces' stream.
     let small = comparison.run(prefix, cuts: [prefix.count], explained: &scratch) != nil ? minimizer.minimize(prefix) : prefix
@@ -143,7 +152,9 @@ while true {
     print("== difference (\(shown.kinds.joined(separator: ", "))) in stream \(index) of seed \(options.seed) (\(stream.origin), \(stream.bytes.count) bytes, seen after \(found.offset)); minimized to \(small.count) bytes:")
     print("   \"\(escaped)\"")
     printDifference(shown)
-    print("   replay: Scripts/difffuzz.sh --repro \(shellQuoted(escaped))")
+    let pieces = small.count == prefix.count && stream.cuts.count > 1
+        ? " --cuts " + stream.cuts.filter { $0 < small.count }.map(String.init).joined(separator: ",") : ""
+    print("   replay: Scripts/difffuzz.sh --repro \(shellQuoted(escaped))\(pieces)")
 }
 
 let elapsed = clock.now - started
