@@ -66,11 +66,12 @@ struct ComparedScreen {
 }
 
 extension ComparedScreen {
-    /// Ours, read through the public API.
+    /// Ours, read through the public API: the screen as drawn so far, also while synchronized
+    /// output (mode 2026, which libvterm 0.1.4 ignores) holds an older frame for waits to see.
     init(_ terminal: Terminal) {
         cols = terminal.cols
         rows = terminal.rows
-        let snapshot = terminal.snapshot()
+        let snapshot = terminal.drawnSnapshot()
         cells = []
         cells.reserveCapacity(cols * rows)
         for line in snapshot.cells {
@@ -90,11 +91,11 @@ extension ComparedScreen {
                     foreground: ComparedColor(a.foreground), background: ComparedColor(a.background)))
             }
         }
-        let cursor = terminal.cursor
+        let cursor = snapshot.cursor
         cursorRow = cursor.row
         cursorCol = cursor.col
         cursorVisible = cursor.visible
-        alternate = terminal.activeBuffer == .alternate
+        alternate = snapshot.activeBuffer == .alternate
     }
 
     /// libvterm's, through the C helper.

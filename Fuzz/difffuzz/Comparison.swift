@@ -69,7 +69,7 @@ struct Comparison {
             return difference.isEmpty ? nil : difference
         }
         func align(_ resync: Divergences.Resync, rule: String) {
-            let cursor = ours.cursor
+            let cursor = ours.drawnCursor
             var row: Int32 = 0, col: Int32 = 0, visible: Int32 = 0
             dfz_cursor(theirs, &row, &col, &visible)
             switch resync {
@@ -95,13 +95,24 @@ struct Comparison {
         // "nothing saved" is home with the plain pen: libvterm saves its initial state first.
         dfz_write(theirs, "\u{1B}7", 2)
         var state = Divergences.State()
+        // A malformed UTF-8 piece was just rewritten: ours shows its last U+FFFD only when the
+        // next byte comes, so a stop compares after a NUL (which both ignore).
+        var afterInvalidUTF8 = false
+        func stop() -> (offset: Int, difference: ScreenDifference)? {
+            if afterInvalidUTF8 { feedBoth([0x00]) }
+            return check(offset).map { (offset, $0) }
+        }
         for token in Minimizer.pieces(bytes) {
             let end = offset + token.count
             let slice = bytes[offset..<end]
-            switch divergences.action(slice, atEnd: end == bytes.count, state: &state) {
+            let action = divergences.action(slice, atEnd: end == bytes.count, state: &state)
+            defer {
+                if case .rewrite("invalid-utf8", _, _) = action { afterInvalidUTF8 = true } else { afterInvalidUTF8 = false }
+            }
+            switch action {
             case .stop(let rule):
                 explained[rule, default: 0] += 1
-                return check(offset).map { (offset, $0) }
+                return stop()
             case .compare:
                 // Cut inside the token as the stream says: a sequence split across feeds.
                 var start = offset
@@ -116,17 +127,17 @@ struct Comparison {
             case .joinUnlessAtRightEdge:
                 // A mark after a character in the last column: xterm and we join it to that
                 // character; libvterm 0.1.4 wraps first and shows the mark alone on the next line.
-                if ours.cursor.col == cols - 1 {
+                if ours.drawnCursor.col == cols - 1 {
                     explained["combining-at-right-edge", default: 0] += 1
-                    return check(offset).map { (offset, $0) }
+                    return stop()
                 }
                 feedBoth(slice)
             case .repeatUnlessWrapping(let count):
                 // REP past the right edge: xterm and we wrap, as for any printed character;
                 // libvterm 0.1.4 stops at the last column.
-                if ours.cursor.col + count >= cols {
+                if ours.drawnCursor.col + count >= cols {
                     explained["rep-wraps", default: 0] += 1
-                    return check(offset).map { (offset, $0) }
+                    return stop()
                 }
                 feedBoth(slice)
             case .rewrite(let rule, let replacement, let resync):

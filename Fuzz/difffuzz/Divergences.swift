@@ -44,10 +44,15 @@ struct Divergences {
         var alternate = false
         /// The last character printed is a wide one.
         var lastWide = false
+        /// Nothing but characters, marks and SGR since the last character printed: the cursor
+        /// is still just after it (where libvterm 0.1.4 joins a mark).
+        var afterCharacter = false
     }
 
     /// What to do with `token` (a piece as `Minimizer.pieces` cuts the stream).
     func action(_ token: ArraySlice<UInt8>, atEnd: Bool, state: inout State) -> Action {
+        let afterCharacter = state.afterCharacter
+        state.afterCharacter = Self.staysAfterCharacter(token, afterCharacter)
         if let first = token.first, first >= 0x20 && first != 0x7F {
             if first < 0x7F {
                 state.printed = true
@@ -65,7 +70,10 @@ struct Divergences {
             }
             if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, scalar.value >= 0x80, Self.joins(scalar),
                token.count == scalar.utf8.count {
-                return .joinUnlessAtRightEdge
+                // After a move, a line feed, a scroll, at the start: we join the mark to the cell
+                // before the cursor (as tmux); libvterm 0.1.4 drops it, or draws the last
+                // character printed again with it, where that one was.
+                return afterCharacter ? .joinUnlessAtRightEdge : .stop("combining-after-move")
             }
             return invalidUTF8(token, atEnd: atEnd)
         }
@@ -178,7 +186,9 @@ struct Divergences {
         case UInt8(ascii: "b") where state.insertMode:
             return .stop("rep-in-insert-mode")  // libvterm overwrites; xterm and we insert, as for any character
         case UInt8(ascii: "b") where isPlain:
-            return .repeatUnlessWrapping(max(1, Int(parameters.first ?? "") ?? 1))
+            // The count is the parameter's value before any sub-parameter (`86:` is 86 for both).
+            let count = (parameters.first ?? "").split(separator: ":", omittingEmptySubsequences: false).first.flatMap { Int($0) } ?? 1
+            return .repeatUnlessWrapping(max(1, count))
         case UInt8(ascii: "j"), UInt8(ascii: "k"):
             return .stop("hpb-vpb")  // ECMA-48's HPB and VPB: libvterm moves the cursor; xterm and we do not know them
         case UInt8(ascii: "T"):
@@ -224,7 +234,7 @@ struct Divergences {
                     changed = true
                 }
                 let needed = parts[1] == "5" ? 3 : parts[1] == "2" ? 5 : Int.max
-                if parts.count < needed {
+                if parts.count < needed || Self.outOfRange(parts[2..<needed]) {
                     changed = true
                     continue
                 }
@@ -234,6 +244,14 @@ struct Divergences {
             if ["38", "48", "58"].contains(parameter), index < parameters.count {
                 // 5;n or 2;r;g;b: colour values, not codes.
                 let count = parameters[index] == "5" ? 2 : parameters[index] == "2" ? 4 : 0
+                let values = parameters[index..<min(parameters.count, index + count)].dropFirst()
+                if count > 0 && values.count == count - 1 && Self.outOfRange(values) {
+                    // An index or a component above 255: xterm and we ignore the colour,
+                    // libvterm 0.1.4 keeps the value's low byte (`38;5;2208` is 160).
+                    changed = true
+                    index += count
+                    continue
+                }
                 rewritten.append(String(parameter))
                 rewritten += parameters[index..<min(parameters.count, index + count)].map(String.init)
                 index += count
@@ -255,6 +273,31 @@ struct Divergences {
         guard changed else { return nil }
         // Nothing left: ours did nothing, so libvterm gets nothing (an empty SGR would reset).
         return rewritten.isEmpty ? "" : rewritten.joined(separator: ";")
+    }
+
+    /// Whether the cursor is still just after the last character printed once `token` is done:
+    /// a character is printed (or U+FFFD for malformed UTF-8), a mark or an SGR leaves it
+    /// as it was, anything else may have moved it.
+    private static func staysAfterCharacter(_ token: ArraySlice<UInt8>, _ before: Bool) -> Bool {
+        guard let first = token.first else { return before }
+        if first >= 0x20 && first < 0x7F { return true }
+        if first >= 0x80 {
+            if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, token.count == scalar.utf8.count {
+                if joins(scalar) { return before }
+                if scalar.value < 0xA0 { return false }  // a C1 control
+            }
+            return true
+        }
+        let isSGR = token.count >= 3 && first == 0x1B && token[token.startIndex + 1] == UInt8(ascii: "[")
+            && token.last == UInt8(ascii: "m") && token.dropFirst(2).dropLast().allSatisfy { (0x30...0x3B).contains($0) }
+        return isSGR ? before : false
+    }
+
+    /// Whether a colour value is above 255 (what xterm, and we, ignore the colour for).
+    private static func outOfRange<C: Collection>(_ values: C) -> Bool where C.Element: StringProtocol {
+        values.contains { value in
+            !value.isEmpty && value.allSatisfy(\.isNumber) && (Int(value).map { $0 > 255 } ?? true)
+        }
     }
 
     /// Malformed UTF-8: ours prints U+FFFD for each maximal invalid subpart (Unicode's

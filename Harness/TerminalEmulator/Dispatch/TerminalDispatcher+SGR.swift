@@ -65,18 +65,23 @@ extension TerminalDispatcher {
     }
 
     /// Reads `5;n` or `2;[colorspace;]r;g;b` starting at `start`; returns the color (nil when
-    /// malformed) and the index after what it consumed.
+    /// malformed, or out of range as xterm has it: an index or a component above 255) and the
+    /// index after what it consumed.
     private func extendedColor(_ p: CSIParameters, from start: Int, to end: Int, colonForm: Bool) -> (color: TerminalColor?, next: Int) {
         guard start < end else { return (nil, end) }
         switch p[start] {
         case 5:
             guard start + 1 < end else { return (nil, end) }
-            return (.indexed(UInt8(clamping: p[start + 1])), start + 2)
+            guard let index = UInt8(exactly: p[start + 1]) else { return (nil, start + 2) }
+            return (.indexed(index), start + 2)
         case 2:
             // Colon form may carry a colorspace id: 2:cs:r:g:b (5 values after the 2).
             let first = colonForm && end - start >= 5 ? start + 2 : start + 1
             guard first + 2 < end else { return (nil, end) }
-            return (.rgb(UInt8(clamping: p[first]), UInt8(clamping: p[first + 1]), UInt8(clamping: p[first + 2])), first + 3)
+            guard let r = UInt8(exactly: p[first]), let g = UInt8(exactly: p[first + 1]), let b = UInt8(exactly: p[first + 2]) else {
+                return (nil, first + 3)
+            }
+            return (.rgb(r, g, b), first + 3)
         default:
             return (nil, colonForm ? end : start + 1)
         }

@@ -35,6 +35,13 @@ import Testing
         ("1;31;0", CellAttributes()),
         ("1;31;", CellAttributes()),
         ("58:2::1:2:3;1", CellAttributes(bold: true)),
+        // Out of range, as xterm: an index above 255 or a component above 255 is ignored (the
+        // pen keeps its colour), the values are still consumed.
+        ("38;5;2208", CellAttributes()),
+        ("31;38;5;256", CellAttributes(foreground: .indexed(1))),
+        ("48:5:300;1", CellAttributes(bold: true)),
+        ("38;2;300;0;0;4", CellAttributes(underline: true)),
+        ("48:2::1:2:256", CellAttributes()),
     ] as [(String, CellAttributes)])
     func selectGraphicRendition(sgr: String, expected: CellAttributes) {
         #expect(Self.attributes(sgr) == expected)
