@@ -22,6 +22,19 @@ struct Divergences {
         case joinUnlessAtRightEdge
         /// REP of `count`: compared only while the repeats fit on the cursor's line.
         case repeatUnlessWrapping(Int)
+        /// Stops (a divergence) when the condition holds, compares otherwise.
+        indirect case stopIf(String, CursorCondition, otherwise: Action)
+    }
+
+    /// A condition on the two cursors, checked by the comparison before the piece is fed.
+    enum CursorCondition {
+        /// Ours is outside the rows `top...bottom`.
+        case oursOutsideRows(Int, Int)
+        /// Ours is on the last column.
+        case oursOnLastColumn
+        /// Ours is on the last column, libvterm's on the one before, on the same row: after a
+        /// wide character printed in the last two columns.
+        case splitByWideCharacterAtEdge
     }
 
     enum Resync {
@@ -31,6 +44,14 @@ struct Divergences {
         case cursorVisibility
         /// DECALN: xterm (and we) home the cursor, libvterm leaves it.
         case home
+        /// CUU and CPL inside the region: xterm and we stop at its top margin, libvterm 0.1.4
+        /// (outside origin mode) goes on to the screen's top; libvterm's row is set to ours then.
+        case stoppedAtTopMargin(Int)
+        /// CUD, CNL and VPR: the same at the bottom margin.
+        case stoppedAtBottomMargin(Int)
+        /// LF, VT, FF: xterm and we cancel a pending wrap, libvterm keeps it; libvterm's is
+        /// cancelled (a CHA to its column, when on the last one).
+        case cancelPendingWrap
     }
 
     /// What the rules track along a stream.
@@ -47,10 +68,38 @@ struct Divergences {
         /// Nothing but characters, marks and SGR since the last character printed: the cursor
         /// is still just after it (where libvterm 0.1.4 joins a mark).
         var afterCharacter = false
+        /// Autowrap (DEC mode 7) is on.
+        var autowrap = true
+        /// Origin mode (DEC mode 6) is on, and was when the cursor was last saved.
+        var originMode = false
+        var savedOriginMode = false
+        /// DECSTR reset the saved cursor to home (xterm and we), and nothing saved it since.
+        var savedCursorResetByDECSTR = false
+        /// The scroll region's rows (0-based, inclusive).
+        var regionTop = 0
+        var regionBottom = Int.max
+
+        /// The cursor was saved (DECSC, SCOSC, modes 1048 and 1049 set).
+        mutating func saved() {
+            savedOriginMode = originMode
+            savedCursorResetByDECSTR = false
+        }
     }
 
     /// What to do with `token` (a piece as `Minimizer.pieces` cuts the stream).
     func action(_ token: ArraySlice<UInt8>, atEnd: Bool, state: inout State) -> Action {
+        let autowrap = state.autowrap
+        let action = baseAction(token, atEnd: atEnd, state: &state)
+        if !autowrap, Self.printedWidth(token) == 2 {
+            // Autowrap off: a wide character that does not fit is moved to the next line by
+            // libvterm 0.1.4; xterm (for the last character of a run) and we draw it in the last
+            // two columns.
+            return .stopIf("wide-at-edge-without-autowrap", .oursOnLastColumn, otherwise: action)
+        }
+        return action
+    }
+
+    private func baseAction(_ token: ArraySlice<UInt8>, atEnd: Bool, state: inout State) -> Action {
         let afterCharacter = state.afterCharacter
         state.afterCharacter = Self.staysAfterCharacter(token, afterCharacter)
         if let first = token.first, first >= 0x20 && first != 0x7F {
@@ -68,6 +117,19 @@ struct Divergences {
             if state.insertMode, let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, Self.isWide(scalar.value) {
                 return .stop("insert-mode-wide")
             }
+            if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, token.count == scalar.utf8.count,
+               (0x80...0x9F).contains(scalar.value) {
+                // A C1 control written as UTF-8 (U+0080...U+009F): we ignore it; libvterm 0.1.4
+                // prints it as a character and can move its cursor before column 0. (xterm
+                // executes some of them on the ground state: NEL, CSI...; not modelled.)
+                return .stop("c1-as-utf8")
+            }
+            if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, token.count == scalar.utf8.count,
+               scalar.properties.generalCategory == .unassigned {
+                // An unassigned code point: libvterm 0.1.4 (Markus Kuhn's wcwidth) draws those in
+                // U+2E80...U+A4CF wide; we follow the Unicode data (wide only where listed).
+                return .stop("unassigned-code-point")
+            }
             if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, scalar.value >= 0x80, Self.joins(scalar),
                token.count == scalar.utf8.count {
                 // After a move, a line feed, a scroll, at the start: we join the mark to the cell
@@ -82,19 +144,48 @@ struct Divergences {
             defer {
                 state.printed = false
                 state.alternate = false
+                state.autowrap = true
+                state.originMode = false
+                state.savedOriginMode = false
+                state.savedCursorResetByDECSTR = false
+                state.regionTop = 0
+                state.regionBottom = Int.max
             }
             // RIS on the alternate screen: xterm and we are back on the main screen, libvterm
             // 0.1.4 stays on the alternate one; it leaves it first.
-            if state.alternate { return .rewrite("ris-leaves-alternate", Array("\u{1B}[?1049l\u{1B}c".utf8)) }
+            // xterm and we save the cursor at home on RIS; libvterm 0.1.4 keeps what was saved.
+            if state.alternate { return .rewrite("ris-leaves-alternate", Array("\u{1B}[?1049l\u{1B}c\u{1B}7".utf8)) }
+            return .rewrite("ris-saves-home", Array("\u{1B}c\u{1B}7".utf8))
+        }
+        if token.count == 1, [0x0A, 0x0B, 0x0C].contains(token.first!) {
+            // LF, VT, FF after a character in the last column: xterm and we cancel the wrap
+            // that was pending, libvterm 0.1.4 keeps it (the next character wraps).
+            return .resync("line-feed-cancels-wrap", .cancelPendingWrap)
         }
         if token.first == 0x0E { state.shiftedOut = true }
         guard token.count >= 2, token.first == 0x1B else { return .compare }
         if token.dropFirst().first.map({ $0 < 0x20 }) ?? false {
             // Controls between ESC and the rest (`\e\b[...`): only the crash is looked for.
             let separators = token.filter { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") }.count
-            return separators >= 16 ? .stop("libvterm-csi-17-arguments") : .compare
+            if separators >= 16 { return .stop("libvterm-csi-17-arguments") }
+            if let introducer = token.dropFirst().first(where: { $0 >= 0x20 }),
+               [UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X")].contains(introducer) {
+                return .stop("apc-pm-sos-strings")
+            }
+            return .compare
+        }
+        if token.contains(where: { $0 >= 0x80 }) {
+            // A byte of 0x80 or more inside an ESC sequence (`\e(\xCB`, `\e\x94`): ignored by
+            // the VT500 parser and us (the sequence goes on); libvterm ends the sequence.
+            return .stop("esc-with-non-ascii")
         }
         let second = token[token.startIndex + 1]
+        if (0x20...0x2F).contains(second), let final = token.last, token.count >= 3,
+           [UInt8(ascii: "P"), UInt8(ascii: "]"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "[")].contains(final) {
+            // `ESC SP P`: an ESC sequence with an intermediate, ignored by the VT500 parser and
+            // us; libvterm 0.1.4 starts a DCS (or OSC, CSI...) at the final byte.
+            return .stop("esc-intermediate-then-introducer")
+        }
         switch second {
         case UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"): return .stop("apc-pm-sos-strings")
         case UInt8(ascii: "n"), UInt8(ascii: "o"), UInt8(ascii: "N"), UInt8(ascii: "O"), UInt8(ascii: "|"), UInt8(ascii: "}"), UInt8(ascii: "~"):
@@ -112,6 +203,7 @@ struct Divergences {
             return .stop("decaln")  // libvterm fills with the pen and leaves the cursor; xterm and we: plain, home
         default: break
         }
+        if second == UInt8(ascii: "7") && token.count == 2 { state.saved() }
         if second == UInt8(ascii: "8") && token.count == 2 {
             if let stop = restoreStop(state) { return stop }
             return .resync("decrc-cursor-visibility", .cursorVisibility)
@@ -126,18 +218,45 @@ struct Divergences {
         let separators = body.filter { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") }.count
         if separators >= 16 { return .stop("libvterm-csi-17-arguments") }
         if body.contains(where: { $0 >= 0x80 }) { return .stop("csi-with-non-ascii") }
+        if body.split(whereSeparator: { !(0x30...0x39).contains($0) }).contains(where: { $0.drop { $0 == 0x30 }.count >= 10 }) {
+            // A parameter of 10 digits or more: libvterm 0.1.4 keeps it in an int, which
+            // overflows (`\e[2147483647H` goes home); xterm and we saturate at 65535.
+            return .stop("libvterm-parameter-overflow")
+        }
+        if body.dropFirst().contains(where: { (0x3C...0x3F).contains($0) }) {
+            // A private marker (`<=>?`) after the first byte (`\e[;?4h`): the VT500 parser, xterm
+            // and we ignore the sequence; libvterm 0.1.4 ends it there and prints the rest.
+            return .stop("csi-private-marker-late")
+        }
         if let intermediate = body.firstIndex(where: { (0x20...0x2F).contains($0) }),
            body[intermediate...].contains(where: { (0x30...0x3F).contains($0) }) {
             return .stop("csi-parameter-after-intermediate")  // VT500: the sequence is ignored; libvterm prints the rest
         }
-        guard let final = body.last, (0x40...0x7E).contains(final) else { return .compare }
+        guard let final = body.last, (0x40...0x7E).contains(final) else {
+            // Cut by an ESC: the VT500 parser and we drop it; libvterm 0.1.4 keeps its parameters
+            // for the next sequence (`\e[;5\e[48m` is `48;5` to it). libvterm does not get it.
+            if atEnd { return .compare }
+            if body.contains(where: { $0 < 0x20 }) { return .stop("csi-with-controls") }
+            return .rewrite("csi-cut-by-esc", [])
+        }
         let inner = body.dropLast()
         if inner.contains(where: { $0 < 0x20 }) {
             return .stop("csi-with-controls")  // executed inside the sequence: the rules above cannot rewrite it
         }
-        if token.dropFirst(2).elementsEqual("!p".utf8) {
-            // DECSTR: xterm and we reset the pen (SGR 0); libvterm 0.1.4 keeps it.
-            return .rewrite("decstr-pen", Array("\u{1B}[!p\u{1B}[m".utf8))
+        if final == UInt8(ascii: "p"), inner.last == UInt8(ascii: "!"), inner.dropLast().allSatisfy({ (0x30...0x3B).contains($0) }) {
+            // DECSTR (with or without parameters, as xterm reads it): xterm and we reset the pen,
+            // the charsets (G0 and G1 ASCII, G0 in use) and show the cursor; libvterm 0.1.4
+            // keeps them. xterm and we also save the cursor at home: a later restore stops.
+            state.insertMode = false
+            state.autowrap = true
+            state.originMode = false
+            state.savedOriginMode = false
+            state.savedCursorResetByDECSTR = true
+            state.regionTop = 0
+            state.regionBottom = Int.max
+            // Its scroll region too, which libvterm keeps (its cursor saved and restored around
+            // the reset region, as xterm's DECSTR does not move the cursor).
+            return .rewrite("decstr", Array(token) + Array("\u{1B}7\u{1B}[r\u{1B}8\u{1B}[m\u{1B}(B\u{1B})B\u{0F}\u{1B}[?25h\u{1B}[4l\u{1B}[?7h".utf8))
         }
         let isPlain = inner.allSatisfy { (0x30...0x3B).contains($0) }  // digits, ':' and ';' only
         let isPrivate = inner.first == UInt8(ascii: "?") && inner.dropFirst().allSatisfy { (0x30...0x3B).contains($0) }
@@ -150,6 +269,14 @@ struct Divergences {
             let restores = final == UInt8(ascii: "l") && (modes.contains(1048) || modes.contains(1049))
             if restores, let stop = restoreStop(state) { return stop }
             if isPrivate && modes.contains(1049) { state.alternate = final == UInt8(ascii: "h") }
+            if isPrivate && final == UInt8(ascii: "h") && (modes.contains(1048) || modes.contains(1049)) { state.saved() }
+            if isPrivate && modes.contains(7) { state.autowrap = final == UInt8(ascii: "h") }
+            if isPrivate && final == UInt8(ascii: "l") && modes.contains(7) && parameters.count == 1 {
+                // Autowrap reset while a wrap is pending: xterm and we then print on the last
+                // column, libvterm 0.1.4 still wraps; libvterm's pending wrap is cancelled.
+                return .resync("autowrap-off-cancels-wrap", .cancelPendingWrap)
+            }
+            if isPrivate && modes.contains(6) { state.originMode = final == UInt8(ascii: "h") }
             if isPrivate && modes.contains(47) { return .stop("mode-47") }
             if isPrivate && final == UInt8(ascii: "h") && modes.contains(1047) { return .stop("mode-1047-entry") }
             if isPrivate && final == UInt8(ascii: "h") && modes.contains(5) { return .stop("reverse-video-screen") }
@@ -158,12 +285,16 @@ struct Divergences {
                 // libvterm 0.1.4 applies only the first mode of a list; xterm and we each of them
                 // (an empty one is no mode): libvterm gets one sequence per mode.
                 let marker = isPrivate ? "?" : ""
-                let split = parameters.filter { !$0.isEmpty }.map { "\u{1B}[\(marker)\($0)" + String(UnicodeScalar(final)) }.joined()
+                var split = parameters.filter { !$0.isEmpty }.map { "\u{1B}[\(marker)\($0)" + String(UnicodeScalar(final)) }.joined()
+                // No mode at all: still a sequence (it ends an ESC left open before it), mode 0,
+                // which neither has.
+                if split.isEmpty { split = "\u{1B}[\(marker)0" + String(UnicodeScalar(final)) }
                 return .rewrite("mode-lists", Array(split.utf8), then: restores ? .cursorVisibility : nil)
             }
             if restores { return .resync("decrc-cursor-visibility", .cursorVisibility) }
         case UInt8(ascii: "s") where isPlain:
             // SCOSC and SCORC: libvterm 0.1.4 has neither; they mean DECSC and DECRC.
+            state.saved()
             return .rewrite("csi-s-u", Array("\u{1B}7".utf8))
         case UInt8(ascii: "u") where isPlain:
             if let stop = restoreStop(state) { return stop }
@@ -175,6 +306,8 @@ struct Divergences {
             let top = Int(parameters.first ?? "") ?? 0, bottom = parameters.count > 1 ? Int(parameters[1]) ?? 0 : 0
             let bottomRow = bottom == 0 || bottom > rows ? rows : bottom
             if max(top, 1) >= bottomRow { return .stop("decstbm-empty-region") }
+            state.regionTop = max(top, 1) - 1
+            state.regionBottom = bottomRow - 1
             if parameters.count > 1 && bottom == 0 && !parameters[1].isEmpty {
                 // An explicit 0 bottom is the last row for xterm and us; libvterm takes it literally.
                 return .rewrite("decstbm-zero-bottom", Array("\u{1B}[\(parameters[0]);\(rows)r".utf8))
@@ -189,6 +322,20 @@ struct Divergences {
             // The count is the parameter's value before any sub-parameter (`86:` is 86 for both).
             let count = (parameters.first ?? "").split(separator: ":", omittingEmptySubsequences: false).first.flatMap { Int($0) } ?? 1
             return .repeatUnlessWrapping(max(1, count))
+        case UInt8(ascii: "@"), UInt8(ascii: "P"):
+            // ICH and DCH on a row outside the scroll region: libvterm 0.1.4 ignores them;
+            // xterm and we act (only left and right margins limit them, which neither has set).
+            if isPlain { return .stopIf("ich-dch-outside-region", .oursOutsideRows(state.regionTop, state.regionBottom), otherwise: .compare) }
+        case UInt8(ascii: "A"), UInt8(ascii: "F"):
+            if isPlain && !state.originMode { return .resync("cursor-stops-at-margins", .stoppedAtTopMargin(state.regionTop)) }
+        case UInt8(ascii: "B"), UInt8(ascii: "E"), UInt8(ascii: "e"):
+            if isPlain && !state.originMode && state.regionBottom < rows - 1 {
+                return .resync("cursor-stops-at-margins", .stoppedAtBottomMargin(state.regionBottom))
+            }
+        case UInt8(ascii: "g") where isPlain:
+            // TBC with another parameter than 0 and 3 (ECMA-48's 2 and 5 clear more stops):
+            // xterm and we ignore it, libvterm 0.1.4 clears every stop.
+            if !modes.allSatisfy({ $0 == nil || $0 == 0 || $0 == 3 }) || parameters.count > 1 { return .stop("tbc-other-parameters") }
         case UInt8(ascii: "j"), UInt8(ascii: "k"):
             return .stop("hpb-vpb")  // ECMA-48's HPB and VPB: libvterm moves the cursor; xterm and we do not know them
         case UInt8(ascii: "T"):
@@ -208,6 +355,10 @@ struct Divergences {
     /// libvterm one for both).
     private func restoreStop(_ state: State) -> Action? {
         if state.shiftedOut { return .stop("decrc-charsets") }
+        // xterm's DECSC saves origin mode (the VT510's too), and DECSTR saves home; libvterm
+        // 0.1.4 does neither.
+        if state.originMode != state.savedOriginMode { return .stop("decrc-origin-mode") }
+        if state.savedCursorResetByDECSTR { return .stop("decstr-saved-cursor") }
         if state.alternate { return .stop("saved-cursor-per-screen") }
         return nil
     }
@@ -241,6 +392,16 @@ struct Divergences {
                 rewritten.append(parts.joined(separator: ":"))
                 continue
             }
+            if ["38", "48", "58"].contains(parameter) {
+                // Values missing (`48` last, `48;5`, `48;2;1;2`): we (and xterm) ignore the
+                // colour; libvterm 0.1.4 reads the values a previous sequence left in its array.
+                let count = index < parameters.count ? (parameters[index] == "5" ? 2 : parameters[index] == "2" ? 4 : 0) : -1
+                if count == -1 || (count > 0 && parameters.count - index < count) {
+                    changed = true
+                    index = parameters.count
+                    continue
+                }
+            }
             if ["38", "48", "58"].contains(parameter), index < parameters.count {
                 // 5;n or 2;r;g;b: colour values, not codes.
                 let count = parameters[index] == "5" ? 2 : parameters[index] == "2" ? 4 : 0
@@ -253,7 +414,11 @@ struct Divergences {
                     continue
                 }
                 rewritten.append(String(parameter))
-                rewritten += parameters[index..<min(parameters.count, index + count)].map(String.init)
+                // An empty value is 0 for us, as any empty parameter; libvterm 0.1.4 reads an
+                // empty component of `2;r;g;b` as 255.
+                let given = parameters[index..<min(parameters.count, index + count)]
+                if given.dropFirst().contains(where: \.isEmpty) { changed = true }
+                rewritten += given.enumerated().map { $0.offset > 0 && $0.element.isEmpty ? "0" : String($0.element) }
                 index += count
                 continue
             }
@@ -273,6 +438,15 @@ struct Divergences {
         guard changed else { return nil }
         // Nothing left: ours did nothing, so libvterm gets nothing (an empty SGR would reset).
         return rewritten.isEmpty ? "" : rewritten.joined(separator: ";")
+    }
+
+    /// The width of the character `token` prints (1 or 2), nil when it prints none.
+    private static func printedWidth(_ token: ArraySlice<UInt8>) -> Int? {
+        guard let first = token.first, first >= 0x20, first != 0x7F else { return nil }
+        if first < 0x7F { return 1 }
+        guard let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first else { return nil }
+        if joins(scalar) || (0x80..<0xA0).contains(scalar.value) { return nil }
+        return isWide(scalar.value) ? 2 : 1
     }
 
     /// Whether the cursor is still just after the last character printed once `token` is done:
@@ -307,11 +481,14 @@ struct Divergences {
         var decoder = UTF8()
         var iterator = token.makeIterator()
         if case .scalarValue(let scalar) = decoder.decode(&iterator), scalar.utf8.count == token.count { return .compare }
-        if atEnd { return .compare }
         var out: [UInt8] = []
         var index = token.startIndex
         while index < token.endIndex {
             let length = Self.validPrefixLength(token[index...])
+            if atEnd && length < 0 && Self.isTruncatedStart(token[index...]) {
+                // A valid start cut by the end of the stream: both still wait for the rest.
+                break
+            }
             if length > 0, let scalar = String(decoding: token[index..<index + length], as: UTF8.self).unicodeScalars.first,
                scalar != "\u{FFFD}" || token[index] == 0xEF {
                 out += token[index..<index + length]
@@ -322,6 +499,27 @@ struct Divergences {
             }
         }
         return .rewrite("invalid-utf8", out)
+    }
+
+    /// Whether `bytes` is the start of a valid scalar with bytes missing at its end.
+    private static func isTruncatedStart(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let lead = bytes[bytes.startIndex]
+        let (length, secondRange): (Int, ClosedRange<UInt8>)
+        switch lead {
+        case 0xC2...0xDF: (length, secondRange) = (2, 0x80...0xBF)
+        case 0xE0: (length, secondRange) = (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, secondRange) = (3, 0x80...0xBF)
+        case 0xED: (length, secondRange) = (3, 0x80...0x9F)
+        case 0xF0: (length, secondRange) = (4, 0x90...0xBF)
+        case 0xF1...0xF3: (length, secondRange) = (4, 0x80...0xBF)
+        case 0xF4: (length, secondRange) = (4, 0x80...0x8F)
+        default: return false
+        }
+        guard bytes.count < length else { return false }
+        for (offset, byte) in bytes.dropFirst().enumerated() {
+            guard offset == 0 ? secondRange.contains(byte) : (0x80...0xBF).contains(byte) else { return false }
+        }
+        return true
     }
 
     /// The length of the valid scalar at the start of `bytes` (positive), or minus the length
@@ -377,7 +575,8 @@ struct Divergences {
         // DEC Special Graphics `y` and `z`: ≤ and ≥ (U+2264/5, as xterm draws them); libvterm
         // maps them to the slanted ⩽ and ⩾ (U+2A7D/E). `_` is a blank (U+00A0) for xterm and
         // us; libvterm leaves it `_`.
-        if ours.width == libvterm.width, ours.scalars.count == 1, libvterm.scalars.count == 1,
+        if ours.width == libvterm.width, !ours.scalars.isEmpty, ours.scalars.count == libvterm.scalars.count,
+           ours.scalars.dropFirst() == libvterm.scalars.dropFirst(),
            [(UInt32(0x2264), UInt32(0x2A7D)), (0x2265, 0x2A7E), (0xA0, 0x5F)].contains(where: { $0 == (ours.scalars[0], libvterm.scalars[0]) }) {
             var same = libvterm
             same.scalars = ours.scalars
@@ -429,3 +628,4 @@ struct Divergences {
         return nil
     }
 }
+

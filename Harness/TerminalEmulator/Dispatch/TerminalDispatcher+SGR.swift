@@ -2,7 +2,8 @@ extension TerminalDispatcher {
     // MARK: - SGR
 
     /// SGR: sets the pen's attributes and colors. Accepts `38;5;n`, `38;2;r;g;b` and the
-    /// colon forms `38:5:n`, `38:2:r:g:b`, `38:2:colorspace:r:g:b` (same for 48 and 58).
+    /// colon forms `38:5:n`, `38:2:r:g:b`, `38:2:colorspace:r:g:b`, `38;5:n`, `38;2:r:g:b` (same for
+    /// 48 and 58).
     mutating func selectGraphicRendition(_ p: CSIParameters) {
         if p.isEmpty {
             resetPen()
@@ -48,6 +49,13 @@ extension TerminalDispatcher {
                 let color: TerminalColor?
                 if hasSubparameters {
                     color = extendedColor(p, from: index + 1, to: end, colonForm: true).color
+                } else if anySubparameters && p.isSubparameter(index + 2) {
+                    // `38;5:n`, `38;2:r:g:b` (xterm reads them so): the next parameter's group
+                    // is the colour, and codes go on after it.
+                    var groupEnd = index + 2
+                    while groupEnd < count && p.isSubparameter(groupEnd) { groupEnd += 1 }
+                    color = extendedColor(p, from: index + 1, to: groupEnd, colonForm: true).color
+                    next = groupEnd
                 } else {
                     let parsed = extendedColor(p, from: index + 1, to: p.count, colonForm: false)
                     color = parsed.color

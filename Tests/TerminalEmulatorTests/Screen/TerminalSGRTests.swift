@@ -42,6 +42,12 @@ import Testing
         ("48:5:300;1", CellAttributes(bold: true)),
         ("38;2;300;0;0;4", CellAttributes(underline: true)),
         ("48:2::1:2:256", CellAttributes()),
+        // The colour's values as the next parameter's sub-parameters (`38;5:208`), as xterm
+        // reads them: that group is the colour, what follows it is read as codes again.
+        ("38;5:208", CellAttributes(foreground: .indexed(208))),
+        ("48;2:1:2:3;1", CellAttributes(background: .rgb(1, 2, 3), bold: true)),
+        ("38;:5", CellAttributes()),
+        ("38;:5;4", CellAttributes(underline: true)),
     ] as [(String, CellAttributes)])
     func selectGraphicRendition(sgr: String, expected: CellAttributes) {
         #expect(Self.attributes(sgr) == expected)
