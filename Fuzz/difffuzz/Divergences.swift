@@ -32,6 +32,8 @@ struct Divergences {
         case oursOutsideRows(Int, Int)
         /// Ours is on the last column.
         case oursOnLastColumn
+        /// libvterm's is on the last column.
+        case libvtermOnLastColumn
         /// Ours is on the last column, libvterm's on the one before, on the same row: after a
         /// wide character printed in the last two columns.
         case splitByWideCharacterAtEdge
@@ -75,6 +77,8 @@ struct Divergences {
         var savedOriginMode = false
         /// DECSTR reset the saved cursor to home (xterm and we), and nothing saved it since.
         var savedCursorResetByDECSTR = false
+        /// The piece is a cursor restore (set by the rules, read by `action`).
+        var restoring = false
         /// The scroll region's rows (0-based, inclusive).
         var regionTop = 0
         var regionBottom = Int.max
@@ -89,7 +93,14 @@ struct Divergences {
     /// What to do with `token` (a piece as `Minimizer.pieces` cuts the stream).
     func action(_ token: ArraySlice<UInt8>, atEnd: Bool, state: inout State) -> Action {
         let autowrap = state.autowrap
+        state.restoring = false
         let action = baseAction(token, atEnd: atEnd, state: &state)
+        if state.restoring {
+            // xterm's DECSC saves the wrap flag (a wrap pending on the last column) and DECRC
+            // restores it, as ours; libvterm 0.1.4 keeps the one it had: not compared when its
+            // cursor is on the last column.
+            return .stopIf("decrc-wrap-flag", .libvtermOnLastColumn, otherwise: action)
+        }
         if !autowrap, Self.printedWidth(token) == 2 {
             // Autowrap off: a wide character that does not fit is moved to the next line by
             // libvterm 0.1.4; xterm (for the last character of a run) and we draw it in the last
@@ -108,7 +119,7 @@ struct Divergences {
                 state.lastWide = false
             } else if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first {
                 // After a mark (joined or not) libvterm may have no character to repeat, and hangs.
-                state.printed = !Self.joins(scalar)
+                state.printed = !Self.oursJoins(scalar)
                 if state.printed { state.lastWide = Self.isWide(scalar.value) }
             }
         }
@@ -130,7 +141,7 @@ struct Divergences {
                 // U+2E80...U+A4CF wide; we follow the Unicode data (wide only where listed).
                 return .stop("unassigned-code-point")
             }
-            if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, scalar.value >= 0x80, Self.joins(scalar),
+            if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, scalar.value >= 0x80, Self.oursJoins(scalar),
                token.count == scalar.utf8.count {
                 // After a move, a line feed, a scroll, at the start: we join the mark to the cell
                 // before the cursor (as tmux); libvterm 0.1.4 drops it, or draws the last
@@ -168,11 +179,18 @@ struct Divergences {
             // Controls between ESC and the rest (`\e\b[...`): only the crash is looked for.
             let separators = token.filter { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") }.count
             if separators >= 16 { return .stop("libvterm-csi-17-arguments") }
-            if let introducer = token.dropFirst().first(where: { $0 >= 0x20 }),
-               [UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X")].contains(introducer) {
-                return .stop("apc-pm-sos-strings")
+            if token.contains(where: { $0 >= 0x80 }) {
+                let introducer = token.dropFirst().first(where: { $0 >= 0x20 })
+                return .stop(introducer == UInt8(ascii: "[") ? "csi-with-non-ascii" : "esc-with-non-ascii")
             }
-            return .compare
+            // The rules apply to the sequence without its controls (they are executed and the
+            // sequence goes on); one that would rewrite it cannot: the comparison stops.
+            let stripped = token.filter { $0 >= 0x20 || $0 == 0x1B }
+            switch baseAction(stripped[...], atEnd: atEnd, state: &state) {
+            case .compare: return .compare
+            case .stop(let rule): return .stop(rule)
+            default: return .stop(stripped.dropFirst().first == UInt8(ascii: "[") ? "csi-with-controls" : "esc-with-controls")
+            }
         }
         if token.contains(where: { $0 >= 0x80 }) {
             // A byte of 0x80 or more inside an ESC sequence (`\e(\xCB`, `\e\x94`): ignored by
@@ -180,6 +198,11 @@ struct Divergences {
             return .stop("esc-with-non-ascii")
         }
         let second = token[token.startIndex + 1]
+        if (0x20...0x2F).contains(second) && token.contains(where: { $0 < 0x20 && $0 != 0x1B }) {
+            // A control inside an ESC sequence with an intermediate (`\e#\a8`): executed and
+            // the sequence goes on for xterm and us; libvterm 0.1.4 does not finish it the same way.
+            return .stop("esc-with-controls")
+        }
         if (0x20...0x2F).contains(second), let final = token.last, token.count >= 3,
            [UInt8(ascii: "P"), UInt8(ascii: "]"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "[")].contains(final) {
             // `ESC SP P`: an ESC sequence with an intermediate, ignored by the VT500 parser and
@@ -205,8 +228,13 @@ struct Divergences {
         }
         if second == UInt8(ascii: "7") && token.count == 2 { state.saved() }
         if second == UInt8(ascii: "8") && token.count == 2 {
-            if let stop = restoreStop(state) { return stop }
+            if let stop = restoreStop(&state) { return stop }
             return .resync("decrc-cursor-visibility", .cursorVisibility)
+        }
+        if second == UInt8(ascii: "P") && token.last == 0x07 {
+            // BEL inside a DCS: libvterm 0.1.4 ends the string there; xterm rings the bell and
+            // the string goes on, as for us (ST ends it).
+            return .stop("dcs-bel")
         }
         if second == UInt8(ascii: "P") || second == UInt8(ascii: "]"),
            token.dropFirst(2).contains(where: { $0 < 0x20 && $0 != 0x07 && $0 != 0x1B }) {
@@ -254,20 +282,20 @@ struct Divergences {
             state.savedCursorResetByDECSTR = true
             state.regionTop = 0
             state.regionBottom = Int.max
-            // Its scroll region too, which libvterm keeps (its cursor saved and restored around
-            // the reset region, as xterm's DECSTR does not move the cursor).
-            return .rewrite("decstr", Array(token) + Array("\u{1B}7\u{1B}[r\u{1B}8\u{1B}[m\u{1B}(B\u{1B})B\u{0F}\u{1B}[?25h\u{1B}[4l\u{1B}[?7h".utf8))
+            // Its scroll region and origin mode too, which libvterm keeps (its cursor saved and
+            // restored around them, as xterm's DECSTR does not move the cursor).
+            return .rewrite("decstr", Array(token) + Array("\u{1B}7\u{1B}[r\u{1B}[?6l\u{1B}8\u{1B}[m\u{1B}(B\u{1B})B\u{0F}\u{1B}[?25h\u{1B}[4l\u{1B}[?7h".utf8))
         }
         let isPlain = inner.allSatisfy { (0x30...0x3B).contains($0) }  // digits, ':' and ';' only
         let isPrivate = inner.first == UInt8(ascii: "?") && inner.dropFirst().allSatisfy { (0x30...0x3B).contains($0) }
         let parameters = String(decoding: inner.drop { $0 == UInt8(ascii: "?") }, as: UTF8.self)
             .split(separator: ";", omittingEmptySubsequences: false)
-        let modes = parameters.map { Int($0) }  // modes by value: `047` is 47
+        let modes = parameters.map { Self.mainValue($0) }  // modes by value: `047` is 47, `48:` is 48
         switch final {
         case UInt8(ascii: "h"), UInt8(ascii: "l"):
             guard isPrivate || isPlain else { return .compare }
             let restores = final == UInt8(ascii: "l") && (modes.contains(1048) || modes.contains(1049))
-            if restores, let stop = restoreStop(state) { return stop }
+            if restores, let stop = restoreStop(&state) { return stop }
             if isPrivate && modes.contains(1049) { state.alternate = final == UInt8(ascii: "h") }
             if isPrivate && final == UInt8(ascii: "h") && (modes.contains(1048) || modes.contains(1049)) { state.saved() }
             if isPrivate && modes.contains(7) { state.autowrap = final == UInt8(ascii: "h") }
@@ -297,13 +325,13 @@ struct Divergences {
             state.saved()
             return .rewrite("csi-s-u", Array("\u{1B}7".utf8))
         case UInt8(ascii: "u") where isPlain:
-            if let stop = restoreStop(state) { return stop }
+            if let stop = restoreStop(&state) { return stop }
             return .rewrite("csi-s-u", Array("\u{1B}8".utf8), then: .cursorVisibility)
         case UInt8(ascii: "L"), UInt8(ascii: "M"):
             if isPlain { return .resync("il-dl-cursor-column", .carriageReturnIfOursAtColumn0) }
         case UInt8(ascii: "r") where isPlain:
             // xterm ignores a region whose bottom is not below its top; libvterm clamps it.
-            let top = Int(parameters.first ?? "") ?? 0, bottom = parameters.count > 1 ? Int(parameters[1]) ?? 0 : 0
+            let top = modes.first.flatMap { $0 } ?? 0, bottom = parameters.count > 1 ? modes[1] ?? 0 : 0
             let bottomRow = bottom == 0 || bottom > rows ? rows : bottom
             if max(top, 1) >= bottomRow { return .stop("decstbm-empty-region") }
             state.regionTop = max(top, 1) - 1
@@ -325,7 +353,14 @@ struct Divergences {
         case UInt8(ascii: "@"), UInt8(ascii: "P"):
             // ICH and DCH on a row outside the scroll region: libvterm 0.1.4 ignores them;
             // xterm and we act (only left and right margins limit them, which neither has set).
-            if isPlain { return .stopIf("ich-dch-outside-region", .oursOutsideRows(state.regionTop, state.regionBottom), otherwise: .compare) }
+            // Both cancel a pending wrap for xterm and us, not for libvterm.
+            if isPlain { return .stopIf("ich-dch-outside-region", .oursOutsideRows(state.regionTop, state.regionBottom),
+                                     otherwise: .resync("ich-dch-cancel-wrap", .cancelPendingWrap)) }
+        case UInt8(ascii: "K"), UInt8(ascii: "J"), UInt8(ascii: "X"):
+            // EL and ED 0-2 (and DECSEL, DECSED), ECH cancel a pending wrap for xterm and us,
+            // not for libvterm 0.1.4 (EL 7, ED 3 do nothing to the cursor).
+            let erases = final == UInt8(ascii: "X") || (0...2).contains(modes.first.flatMap { $0 } ?? 0)
+            if (isPlain || (isPrivate && final != UInt8(ascii: "X"))) && erases { return .resync("erase-cancels-wrap", .cancelPendingWrap) }
         case UInt8(ascii: "A"), UInt8(ascii: "F"):
             if isPlain && !state.originMode { return .resync("cursor-stops-at-margins", .stoppedAtTopMargin(state.regionTop)) }
         case UInt8(ascii: "B"), UInt8(ascii: "E"), UInt8(ascii: "e"):
@@ -342,6 +377,18 @@ struct Divergences {
             if isPlain && parameters.count > 1 { return .stop("sd-with-parameters") }
         case UInt8(ascii: "m"):
             guard isPlain else { return .compare }
+            // Codes by value (`06` is 6, `038` is 38).
+            let parameters = parameters.map { $0.isEmpty || $0.contains(":") ? $0 : Substring(String(Int($0) ?? 0)) }
+            for (index, parameter) in parameters.enumerated() where ["38", "48", "58"].contains(parameter) && index + 1 < parameters.count {
+                let kind = parameters[index + 1]
+                let values = parameters.dropFirst(index + 1).prefix(kind == "5" ? 2 : kind.hasPrefix("2") ? 4 : 1)
+                if values.contains(where: { $0.contains(":") }) {
+                    // A colour in the `;` form whose values carry sub-parameters (`38;5;548:`,
+                    // `48;2;;5:`): malformed; xterm reads values by parameter, we by value,
+                    // libvterm its own way.
+                    return .stop("sgr-colour-mixed-separators")
+                }
+            }
             if let rewritten = rewriteSGR(parameters) {
                 return .rewrite("sgr-reading", rewritten.isEmpty ? [] : Array("\u{1B}[\(rewritten)m".utf8))
             }
@@ -353,7 +400,8 @@ struct Divergences {
     /// A cursor restore libvterm cannot do as xterm and we do: after SO (its DECSC does not save
     /// the shift state), or on the alternate screen (xterm and we keep a saved cursor per screen,
     /// libvterm one for both).
-    private func restoreStop(_ state: State) -> Action? {
+    private func restoreStop(_ state: inout State) -> Action? {
+        state.restoring = true
         if state.shiftedOut { return .stop("decrc-charsets") }
         // xterm's DECSC saves origin mode (the VT510's too), and DECSTR saves home; libvterm
         // 0.1.4 does neither.
@@ -405,6 +453,13 @@ struct Divergences {
             if ["38", "48", "58"].contains(parameter), index < parameters.count {
                 // 5;n or 2;r;g;b: colour values, not codes.
                 let count = parameters[index] == "5" ? 2 : parameters[index] == "2" ? 4 : 0
+                if count == 0 && !parameters[index].contains(":") {
+                    // Another kind (`58;1`): xterm and we take it as the kind and ignore the
+                    // colour; libvterm 0.1.4 reads it as the next code (bold here).
+                    changed = true
+                    index += 1
+                    continue
+                }
                 let values = parameters[index..<min(parameters.count, index + count)].dropFirst()
                 if count > 0 && values.count == count - 1 && Self.outOfRange(values) {
                     // An index or a component above 255: xterm and we ignore the colour,
@@ -417,12 +472,19 @@ struct Divergences {
                 // An empty value is 0 for us, as any empty parameter; libvterm 0.1.4 reads an
                 // empty component of `2;r;g;b` as 255.
                 let given = parameters[index..<min(parameters.count, index + count)]
+                if parameter == "58" {
+                    // The underline colour: libvterm 0.1.4 does not know SGR 58 and reads its
+                    // values as codes; we do not compare it. libvterm does not get it.
+                    changed = true
+                    index += count
+                    continue
+                }
                 if given.dropFirst().contains(where: \.isEmpty) { changed = true }
                 rewritten += given.enumerated().map { $0.offset > 0 && $0.element.isEmpty ? "0" : String($0.element) }
                 index += count
                 continue
             }
-            if parameter == "6" {
+            if parameter == "6" || parameter.hasPrefix("6:") {
                 changed = true
                 rewritten.append("5")
                 continue
@@ -445,7 +507,7 @@ struct Divergences {
         guard let first = token.first, first >= 0x20, first != 0x7F else { return nil }
         if first < 0x7F { return 1 }
         guard let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first else { return nil }
-        if joins(scalar) || (0x80..<0xA0).contains(scalar.value) { return nil }
+        if oursJoins(scalar) || (0x80..<0xA0).contains(scalar.value) { return nil }
         return isWide(scalar.value) ? 2 : 1
     }
 
@@ -457,7 +519,7 @@ struct Divergences {
         if first >= 0x20 && first < 0x7F { return true }
         if first >= 0x80 {
             if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, token.count == scalar.utf8.count {
-                if joins(scalar) { return before }
+                if oursJoins(scalar) { return before }
                 if scalar.value < 0xA0 { return false }  // a C1 control
             }
             return true
@@ -465,6 +527,11 @@ struct Divergences {
         let isSGR = token.count >= 3 && first == 0x1B && token[token.startIndex + 1] == UInt8(ascii: "[")
             && token.last == UInt8(ascii: "m") && token.dropFirst(2).dropLast().allSatisfy { (0x30...0x3B).contains($0) }
         return isSGR ? before : false
+    }
+
+    /// A parameter's value before any sub-parameter (`48:` is 48), nil when empty.
+    private static func mainValue(_ parameter: Substring) -> Int? {
+        Int(parameter.prefix { $0 != ":" })
     }
 
     /// Whether a colour value is above 255 (what xterm, and we, ignore the colour for).
@@ -605,6 +672,19 @@ struct Divergences {
     }
 
     private static let wideCache = Cache()
+
+    /// Whether we join `scalar` to the cell before (a mark, a joiner, a Hangul jamo...): asked
+    /// of a scratch terminal of ours (`a` then it leaves the cursor on column 1; cached).
+    private static func oursJoins(_ scalar: Unicode.Scalar) -> Bool {
+        if let known = joinsCache.value[scalar.value] { return known }
+        let scratch = Terminal(cols: 4, rows: 1, scrollbackLimit: 0, printedTextCapacity: 16)
+        scratch.feed("a" + String(scalar))
+        let joins = scratch.cursor.col == 1 && scratch.cell(row: 0, col: 0).character.unicodeScalars.count > 1
+        joinsCache.value[scalar.value] = joins
+        return joins
+    }
+
+    private static let joinsCache = Cache()
 
     private final class Cache: @unchecked Sendable {
         var value: [UInt32: Bool] = [:]

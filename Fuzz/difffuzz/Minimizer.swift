@@ -71,7 +71,9 @@ struct Minimizer {
                 default: break
                 }
             } else if byte >= 0xC0 {
-                while index < bytes.count && index - start < 4 && bytes[index] & 0xC0 == 0x80 { index += 1 }
+                // As many continuation bytes as the lead announces (a stray one after is its own piece).
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                while index < bytes.count && index - start < length && bytes[index] & 0xC0 == 0x80 { index += 1 }
             }
             pieces.append(Array(bytes[start..<index]))
         }

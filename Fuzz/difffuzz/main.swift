@@ -1,7 +1,7 @@
 // Differential fuzzing of our emulator against libvterm (docs/terminal-emulator.md,
 // "Differential fuzzing against libvterm"). Built and run by Scripts/difffuzz.sh:
 //
-//   difffuzz [--seconds N | --streams N] [--seed S] [--corpus DIR] [--size COLSxROWS] [--reports N]
+//   difffuzz [--seconds N | --streams N] [--seed S] [--corpus DIR] [--size COLSxROWS] [--reports N] [--list]
 //   difffuzz --repro 'ESCAPED BYTES' [--cuts A,B]   compares one stream (fed in pieces ending at A, B...)
 //   difffuzz --print-stream I [--seed S]  prints stream I, escaped
 //
@@ -22,12 +22,14 @@ struct Options {
     var repro: [UInt8]?
     var printStream: Int?
     var cuts: [Int] = []
+    /// Print every differing stream's number and kinds (not only one report per kind).
+    var list = false
 }
 
 func usage(_ message: String) -> Never {
     FileHandle.standardError.write(Data("""
         difffuzz: \(message)
-        usage: difffuzz [--seconds N | --streams N] [--seed S] [--corpus DIR] [--size COLSxROWS] [--reports N]
+        usage: difffuzz [--seconds N | --streams N] [--seed S] [--corpus DIR] [--size COLSxROWS] [--reports N] [--list]
                difffuzz --repro 'ESCAPED BYTES'   (\\e ESC, \\r \\n \\t \\b, \\xHH a byte, \\u{HEX} a character)
                difffuzz --print-stream I [--seed S]
 
@@ -70,6 +72,7 @@ func parseOptions() -> Options {
         case "--print-stream":
             guard let index = Int(value(argument)), index >= 0 else { usage("--print-stream takes a stream number") }
             options.printStream = index
+        case "--list": options.list = true
         case "-h", "--help": usage("compares our emulator's screens with libvterm's")
         default: usage("unknown argument \(argument)")
         }
@@ -136,6 +139,7 @@ while true {
     var scratch: [String: Int] = [:]
     guard let found = comparison.run(stream.bytes, cuts: stream.cuts, explained: &explained) else { continue }
     differing += 1
+    if options.list { print("differs: stream \(index) (\(found.difference.kinds.joined(separator: ", ")))") }
     guard minimizations < options.reports * 2, reported.count < options.reports else { continue }
     minimizations += 1
     let prefix = Array(stream.bytes[..<found.offset])

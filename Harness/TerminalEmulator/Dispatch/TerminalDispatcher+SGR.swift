@@ -69,6 +69,11 @@ extension TerminalDispatcher {
             default: unhandledSequenceCount += 1
             }
             index = next
+            // A colour's values may end inside a parameter's group (`38;5;1:2`): the rest of the
+            // group is not read as codes (xterm reads codes by parameter, never a sub-parameter).
+            if anySubparameters {
+                while index < count && p.isSubparameter(index) { index += 1 }
+            }
         }
     }
 

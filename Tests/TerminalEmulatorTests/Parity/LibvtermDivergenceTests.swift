@@ -96,7 +96,7 @@ import TerminalEmulator
             try String(contentsOf: Self.repositoryRoot.appendingPathComponent("Fuzz/difffuzz/\($0)"), encoding: .utf8)
         }.joined()
         let docs = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("docs/terminal-emulator.md"), encoding: .utf8)
-        let ruleLiteral = try Regex(#"(?:\.stop\(|\.rewrite\(|\.resync\(|return |explained\[)"([a-z0-9-]+)""#)
+        let ruleLiteral = try Regex(#"(?:\.stop\(|\.stopIf\(|\.rewrite\(|\.resync\(|return |explained\[)"([a-z0-9-]+)""#)
         let inCode = Set(code.matches(of: ruleLiteral).map { String($0.output[1].substring!) })
         let section = try #require(docs.range(of: "### Deliberate divergences"))
         let rowRule = try Regex(#"(?m)^\| `([a-z0-9-]+)` \|"#)

@@ -48,6 +48,9 @@ import Testing
         ("48;2:1:2:3;1", CellAttributes(background: .rgb(1, 2, 3), bold: true)),
         ("38;:5", CellAttributes()),
         ("38;:5;4", CellAttributes(underline: true)),
+        // A sub-parameter is never read as a code of its own.
+        ("38;5;1:", CellAttributes(foreground: .indexed(1))),
+        ("38;5;1:2;4", CellAttributes(foreground: .indexed(1), underline: true)),
     ] as [(String, CellAttributes)])
     func selectGraphicRendition(sgr: String, expected: CellAttributes) {
         #expect(Self.attributes(sgr) == expected)
