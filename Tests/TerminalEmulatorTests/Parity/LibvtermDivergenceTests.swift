@@ -90,6 +90,54 @@ import TerminalEmulator
         #expect(terminal.cursor.col == 79)
     }
 
+    /// Where the cursor ends, for the divergences that are about the cursor (rows and columns
+    /// 0-based, on 80x24).
+    @Test("the cursor as xterm has it", arguments: [
+        ("LF cancels a pending wrap", String(repeating: "x", count: 80) + "\ny", 1, 79),
+        ("EL cancels a pending wrap", String(repeating: "x", count: 80) + "\u{1B}[K0", 0, 79),
+        ("ICH cancels a pending wrap", String(repeating: "x", count: 80) + "\u{1B}[@0", 0, 79),
+        ("autowrap off prints on the last column", String(repeating: "x", count: 80) + "\u{1B}[?7ly", 0, 79),
+        ("DECRC restores the wrap flag", "\u{1B}[90G\u{1B}7x\u{1B}8y", 0, 79),
+        ("CUU stops at the top margin", "\u{1B}[2;5r\u{1B}[3H\u{1B}[5A", 1, 0),
+        ("CUD stops at the bottom margin", "\u{1B}[;5r\u{1B}[5B", 4, 0),
+        ("CNL stops at the bottom margin", "\u{1B}[;5r\u{1B}[5E", 4, 0),
+        ("RIS saves home", "\u{1B}[5;5H\u{1B}7\u{1B}c\u{1B}8", 0, 0),
+        ("DECSC saves origin mode", "\u{1B}[5;10r\u{1B}[?6h\u{1B}7\u{1B}[?6l\u{1B}8\u{1B}[H", 4, 0),
+        ("DECSTR resets origin mode", "\u{1B}[?6h\u{1B}[!p\u{1B}[5r", 0, 0),
+        ("TBC 5 is ignored", "\u{1B}[5g\t", 0, 8),
+        ("a huge parameter saturates", "\u{1B}[2147483647H", 23, 0),
+        ("ESC SP P is an ESC sequence", "\u{1B} P ", 0, 1),
+        ("a C1 control as UTF-8 is ignored", "ab\u{85}", 0, 2),
+        ("an unassigned code point is narrow", "\u{3098}", 0, 1),
+    ] as [(String, String, Int, Int)])
+    func cursorAsXterm(_ name: String, _ stream: String, row: Int, col: Int) {
+        let cursor = terminal(stream).cursor
+        #expect(cursor.row == row && cursor.col == col, "\(name)")
+    }
+
+    @Test func decstrResetsCharsetsInsertModeRegionAndShowsTheCursor() {
+        let terminal = terminal("ab\u{1B}(0\u{1B}[?25l\u{1B}[4h\u{1B}[6r\u{1B}[1;1H\u{1B}[!pq\u{1B}[L")
+        #expect(terminal.cursor.visible)
+        #expect(terminal.snapshot().line(1) == "qb")  // q overwrote a (not inserted, ASCII); IL on row 0
+    }
+
+    @Test func insertAndDeleteCharactersActOutsideTheRegion() {
+        let terminal = terminal("\u{1B}[6r\u{1B}[Habc\u{1B}[H\u{1B}[P")
+        #expect(terminal.snapshot().line(0) == "bc")
+    }
+
+    @Test("malformed sequences that xterm and we drop", arguments: [
+        ("\u{1B}[;5\u{1B}[48mz", "z"),        // a CSI cut by ESC leaves nothing behind
+        ("\u{1B}P\u{7}]\u{1B}\\x", "x"),      // BEL does not end a DCS
+        ("\u{1B}[;?4hX", "X"),                 // a late private marker: ignored
+        ("\u{1B}[58;1mX", "X"),                // an unknown colour kind is consumed, not bold
+    ])
+    func droppedAsXterm(_ stream: String, line: String) {
+        let terminal = terminal(stream)
+        #expect(terminal.snapshot().line(0) == line)
+        #expect(terminal.cell(row: 0, col: 0).attributes == .plain)
+    }
+
     /// Every rule the comparer names is in the docs' table, and every row of the table is a rule.
     @Test func docsListEveryRule() throws {
         let code = try ["Divergences.swift", "Comparison.swift"].map {
