@@ -105,6 +105,8 @@ struct Comparison {
                 }
             }
         }
+        // Ours was on the last column when the cursor was last saved (a wrap may be saved).
+        var savedOnLastColumn = false
         func holds(_ condition: Divergences.CursorCondition) -> Bool {
             let cursor = ours.drawnCursor
             var row: Int32 = 0, col: Int32 = 0, visible: Int32 = 0
@@ -112,7 +114,7 @@ struct Comparison {
             switch condition {
             case .oursOutsideRows(let top, let bottom): return cursor.row < top || cursor.row > bottom
             case .oursOnLastColumn: return cursor.col == cols - 1
-            case .libvtermOnLastColumn: return Int(col) == cols - 1
+            case .libvtermOnLastColumn: return Int(col) == cols - 1 || savedOnLastColumn
             case .splitByWideCharacterAtEdge:
                 return cursor.row == Int(row) && cursor.col == cols - 1 && Int(col) == cols - 2
             }
@@ -190,7 +192,10 @@ struct Comparison {
                 explained[rule, default: 0] += 1
                 feedBoth(slice, libvterm: replacement)
                 if rule == "invalid-utf8" {
-                    // Ours shows the last U+FFFD only when the next byte arrives: no comparison here.
+                    // Ours shows the last U+FFFD only when the next byte arrives: a NUL (which
+                    // both ignore) brings it now, before any rule looks at the cursor. (Not at the
+                    // end, where a cut sequence is left waiting on both sides.)
+                    if end < bytes.count { feedBoth([0x00]) }
                     while let cut = cuts.first, cut <= end { cuts.removeFirst() }
                 }
                 if let resync { align(resync, rule: "decrc-cursor-visibility") }
@@ -201,6 +206,10 @@ struct Comparison {
                 align(resync, rule: rule)
             }
             offset = end
+            if state.savedNow {
+                state.savedNow = false
+                savedOnLastColumn = ours.drawnCursor.col == cols - 1
+            }
             while let cut = cuts.first, cut <= end {
                 cuts.removeFirst()
                 if let difference = check(cut) { return (cut, difference) }

@@ -83,8 +83,12 @@ struct Divergences {
         var regionTop = 0
         var regionBottom = Int.max
 
+        /// The piece saved the cursor (read and cleared by the comparison).
+        var savedNow = false
+
         /// The cursor was saved (DECSC, SCOSC, modes 1048 and 1049 set).
         mutating func saved() {
+            savedNow = true
             savedOriginMode = originMode
             savedCursorResetByDECSTR = false
         }
@@ -98,7 +102,7 @@ struct Divergences {
         if state.restoring {
             // xterm's DECSC saves the wrap flag (a wrap pending on the last column) and DECRC
             // restores it, as ours; libvterm 0.1.4 keeps the one it had: not compared when its
-            // cursor is on the last column.
+            // cursor is on the last column, or ours was when the cursor was saved.
             return .stopIf("decrc-wrap-flag", .libvtermOnLastColumn, otherwise: action)
         }
         if !autowrap, Self.printedWidth(token) == 2 {
@@ -127,6 +131,13 @@ struct Divergences {
             // libvterm inserts one cell for a wide character in insert mode; xterm and we two.
             if state.insertMode, let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, Self.isWide(scalar.value) {
                 return .stop("insert-mode-wide")
+            }
+            if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, token.count == scalar.utf8.count,
+               scalar.value >= 0xA0, Self.oursIgnores(scalar) {
+                // A zero-width character we ignore, as xterm ignores formatting characters
+                // (U+200B, U+06DD...): libvterm 0.1.4 joins some to the character before. libvterm
+                // does not get it.
+                return .rewrite("zero-width-ignored", [])
             }
             if let scalar = String(decoding: token, as: UTF8.self).unicodeScalars.first, token.count == scalar.utf8.count,
                (0x80...0x9F).contains(scalar.value) {
@@ -168,12 +179,13 @@ struct Divergences {
             if state.alternate { return .rewrite("ris-leaves-alternate", Array("\u{1B}[?1049l\u{1B}c\u{1B}7".utf8)) }
             return .rewrite("ris-saves-home", Array("\u{1B}c\u{1B}7".utf8))
         }
-        if token.count == 1, [0x0A, 0x0B, 0x0C].contains(token.first!) {
-            // LF, VT, FF after a character in the last column: xterm and we cancel the wrap
+        if (token.count == 1 && [0x0A, 0x0B, 0x0C].contains(token.first!))
+            || token.elementsEqual("\u{1B}D".utf8) || token.elementsEqual("\u{1B}M".utf8) {
+            // LF, VT, FF, IND, RI after a character in the last column: xterm and we cancel the wrap
             // that was pending, libvterm 0.1.4 keeps it (the next character wraps).
             return .resync("line-feed-cancels-wrap", .cancelPendingWrap)
         }
-        if token.first == 0x0E { state.shiftedOut = true }
+        if token.contains(0x0E) { state.shiftedOut = true }  // SO, also inside an ESC sequence
         guard token.count >= 2, token.first == 0x1B else { return .compare }
         if token.dropFirst().first.map({ $0 < 0x20 }) ?? false {
             // Controls between ESC and the rest (`\e\b[...`): only the crash is looked for.
@@ -186,6 +198,11 @@ struct Divergences {
             // The rules apply to the sequence without its controls (they are executed and the
             // sequence goes on); one that would rewrite it cannot: the comparison stops.
             let stripped = token.filter { $0 >= 0x20 || $0 == 0x1B }
+            if let introducer = token.firstIndex(where: { $0 == UInt8(ascii: "P") || $0 == UInt8(ascii: "]") }),
+               stripped.dropFirst().first == token[introducer],
+               token[(introducer + 1)...].contains(where: { $0 < 0x20 && $0 != 0x07 && $0 != 0x1B }) {
+                return .stop("string-with-controls")
+            }
             switch baseAction(stripped[...], atEnd: atEnd, state: &state) {
             case .compare: return .compare
             case .stop(let rule): return .stop(rule)
@@ -268,6 +285,11 @@ struct Divergences {
             return .rewrite("csi-cut-by-esc", [])
         }
         let inner = body.dropLast()
+        if final != UInt8(ascii: "m") && inner.contains(UInt8(ascii: ":")) {
+            // Sub-parameters in a control other than SGR (`\e[4:3r`): xterm ignores the whole
+            // sequence; libvterm 0.1.4 reads the values before each `:`, and so do we for most.
+            return .stop("csi-subparameters")
+        }
         if inner.contains(where: { $0 < 0x20 }) {
             return .stop("csi-with-controls")  // executed inside the sequence: the rules above cannot rewrite it
         }
@@ -390,7 +412,8 @@ struct Divergences {
                 }
             }
             if let rewritten = rewriteSGR(parameters) {
-                return .rewrite("sgr-reading", rewritten.isEmpty ? [] : Array("\u{1B}[\(rewritten)m".utf8))
+                // Nothing left: mode 0 (which neither has) rather than nothing, to end an ESC left open.
+                return .rewrite("sgr-reading", Array((rewritten.isEmpty ? "\u{1B}[?0h" : "\u{1B}[\(rewritten)m").utf8))
             }
         default: break
         }
@@ -407,6 +430,9 @@ struct Divergences {
         // 0.1.4 does neither.
         if state.originMode != state.savedOriginMode { return .stop("decrc-origin-mode") }
         if state.savedCursorResetByDECSTR { return .stop("decstr-saved-cursor") }
+        // In origin mode with a region set, xterm (and we) restore the saved row as it is, even
+        // above the region; libvterm 0.1.4 clamps it into the region.
+        if state.originMode && (state.regionTop > 0 || state.regionBottom < rows - 1) { return .stop("decrc-origin-region") }
         if state.alternate { return .stop("saved-cursor-per-screen") }
         return nil
     }
@@ -647,7 +673,8 @@ struct Divergences {
            [(UInt32(0x2264), UInt32(0x2A7D)), (0x2265, 0x2A7E), (0xA0, 0x5F)].contains(where: { $0 == (ours.scalars[0], libvterm.scalars[0]) }) {
             var same = libvterm
             same.scalars = ours.scalars
-            if same == ours { return "dec-graphics-glyphs" }
+            // (With marks joined, the attributes are `combining-takes-pen`'s.)
+            if same == ours || (ours.scalars.count > 1 && same.width == ours.width) { return "dec-graphics-glyphs" }
         }
         // A mark joined to a character: libvterm gives the cell the pen's attributes at that
         // moment, xterm and we keep the character's.
@@ -685,6 +712,18 @@ struct Divergences {
     }
 
     private static let joinsCache = Cache()
+
+    /// Whether we ignore `scalar` (`a` then it leaves the cursor on column 1 and `a` alone; cached).
+    private static func oursIgnores(_ scalar: Unicode.Scalar) -> Bool {
+        if let known = ignoresCache.value[scalar.value] { return known }
+        let scratch = Terminal(cols: 4, rows: 1, scrollbackLimit: 0, printedTextCapacity: 16)
+        scratch.feed("a" + String(scalar))
+        let ignores = scratch.cursor.col == 1 && scratch.cell(row: 0, col: 0).character == "a"
+        ignoresCache.value[scalar.value] = ignores
+        return ignores
+    }
+
+    private static let ignoresCache = Cache()
 
     private final class Cache: @unchecked Sendable {
         var value: [UInt32: Bool] = [:]
