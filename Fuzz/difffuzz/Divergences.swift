@@ -524,7 +524,7 @@ struct Divergences {
             }
         }
         guard changed else { return nil }
-        // Nothing left: ours did nothing, so libvterm gets nothing (an empty SGR would reset).
+        // Nothing left: ours did nothing; libvterm gets mode 0, which neither has (an empty SGR would reset).
         return rewritten.isEmpty ? "" : rewritten.joined(separator: ";")
     }
 
