@@ -7,7 +7,8 @@
 #
 # Options go to the program: --seed S (default 1), --streams N (a fixed number instead of a
 # time), --size COLSxROWS (default 80x24), --reports N (kinds of difference shown, default 5),
-# --print-stream I (prints stream I of the seed, escaped).
+# --print-stream I (prints stream I of the seed, escaped), --list (every differing stream, not one
+# report per kind).
 #
 # Streams (random ones, and the `vt` fuzz corpus's seeds mutated) are fed to our emulator and to
 # libvterm, and the screens are compared cell by cell after each piece. A difference that is not
