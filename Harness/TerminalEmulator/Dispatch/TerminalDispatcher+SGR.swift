@@ -2,7 +2,8 @@ extension TerminalDispatcher {
     // MARK: - SGR
 
     /// SGR: sets the pen's attributes and colors. Accepts `38;5;n`, `38;2;r;g;b` and the
-    /// colon forms `38:5:n`, `38:2:r:g:b`, `38:2:colorspace:r:g:b` (same for 48 and 58).
+    /// colon forms `38:5:n`, `38:2:r:g:b`, `38:2:colorspace:r:g:b`, `38;5:n`, `38;2:r:g:b` (same for
+    /// 48 and 58).
     mutating func selectGraphicRendition(_ p: CSIParameters) {
         if p.isEmpty {
             resetPen()
@@ -48,6 +49,13 @@ extension TerminalDispatcher {
                 let color: TerminalColor?
                 if hasSubparameters {
                     color = extendedColor(p, from: index + 1, to: end, colonForm: true).color
+                } else if anySubparameters && p.isSubparameter(index + 2) {
+                    // `38;5:n`, `38;2:r:g:b` (xterm reads them so): the next parameter's group
+                    // is the colour, and codes go on after it.
+                    var groupEnd = index + 2
+                    while groupEnd < count && p.isSubparameter(groupEnd) { groupEnd += 1 }
+                    color = extendedColor(p, from: index + 1, to: groupEnd, colonForm: true).color
+                    next = groupEnd
                 } else {
                     let parsed = extendedColor(p, from: index + 1, to: p.count, colonForm: false)
                     color = parsed.color
@@ -61,22 +69,32 @@ extension TerminalDispatcher {
             default: unhandledSequenceCount += 1
             }
             index = next
+            // A colour's values may end inside a parameter's group (`38;5;1:2`): the rest of the
+            // group is not read as codes (xterm reads codes by parameter, never a sub-parameter).
+            if anySubparameters {
+                while index < count && p.isSubparameter(index) { index += 1 }
+            }
         }
     }
 
     /// Reads `5;n` or `2;[colorspace;]r;g;b` starting at `start`; returns the color (nil when
-    /// malformed) and the index after what it consumed.
+    /// malformed, or out of range as xterm has it: an index or a component above 255) and the
+    /// index after what it consumed.
     private func extendedColor(_ p: CSIParameters, from start: Int, to end: Int, colonForm: Bool) -> (color: TerminalColor?, next: Int) {
         guard start < end else { return (nil, end) }
         switch p[start] {
         case 5:
             guard start + 1 < end else { return (nil, end) }
-            return (.indexed(UInt8(clamping: p[start + 1])), start + 2)
+            guard let index = UInt8(exactly: p[start + 1]) else { return (nil, start + 2) }
+            return (.indexed(index), start + 2)
         case 2:
             // Colon form may carry a colorspace id: 2:cs:r:g:b (5 values after the 2).
             let first = colonForm && end - start >= 5 ? start + 2 : start + 1
             guard first + 2 < end else { return (nil, end) }
-            return (.rgb(UInt8(clamping: p[first]), UInt8(clamping: p[first + 1]), UInt8(clamping: p[first + 2])), first + 3)
+            guard let r = UInt8(exactly: p[first]), let g = UInt8(exactly: p[first + 1]), let b = UInt8(exactly: p[first + 2]) else {
+                return (nil, first + 3)
+            }
+            return (.rgb(r, g, b), first + 3)
         default:
             return (nil, colonForm ? end : start + 1)
         }

@@ -92,9 +92,9 @@ extension Screen {
 
     // MARK: - Tabs
 
-    /// HT / CHT: to the next tab stop (or the last column), `count` times.
+    /// HT / CHT: to the next tab stop (or the last column), `count` times. A wrap pending on
+    /// the last column stays pending (the cursor cannot move), as in xterm.
     mutating func tabForward(_ count: Int = 1) {
-        pendingWrap = false
         for _ in 0..<count {
             var col = cursorCol + 1
             while col < cols - 1 && !tabStops[col] { col += 1 }

@@ -81,9 +81,8 @@ extension Screen {
         if width == 2 && cursorCol == cols - 1 {
             if cols < 2 { return }
             if modes.autowrap {
-                // The last column may hold the right half of a wide character: blank both halves.
-                breakWideCharacter(row: cursorRow, at: cursorCol)
-                grid[cursorRow, cursorCol] = eraseBlank
+                // Written on the next line only: the last column keeps what it holds, as in
+                // xterm (a character, its colours, a wide character's right half).
                 wrapToNextLine()
             } else {
                 cursorCol = cols - 2

@@ -24,6 +24,9 @@ import Testing
         Case(name: "HT default stops", input: "a\tb\tc", lines: ["a       bc", "", "", ""], cursor: (0, 9)),
         Case(name: "HT stops at last column", input: "a\t\t\tb", lines: ["a        b", "", "", ""], cursor: (0, 9)),
         Case(name: "HTS and TBC 0", input: "\(CSI)4G\(ESC)H\r\tX\(CSI)4G\(CSI)g\r\tY", lines: ["   X    Y", "", "", ""], cursor: (0, 9)),
+        // xterm: HT and CHT only move the cursor; a wrap pending on the last column stays pending.
+        Case(name: "HT keeps a pending wrap", input: "0123456789\tX", lines: ["0123456789", "X", "", ""], cursor: (1, 1)),
+        Case(name: "CHT keeps a pending wrap", input: "\(CSI)3g\tb\(CSI)2Ic", lines: ["         b", "c", "", ""], cursor: (1, 1)),
         Case(name: "TBC 3 clears all", input: "\(CSI)3g\tX", lines: ["         X", "", "", ""], cursor: (0, 9)),
         Case(name: "CHT and CBT", input: "\(CSI)2IX\(CSI)ZY", lines: ["        YX", "", "", ""], cursor: (0, 9)),
         Case(name: "CUP", input: "\(CSI)2;3HX", lines: ["", "  X", "", ""], cursor: (1, 3)),

@@ -41,14 +41,15 @@ import Testing
 
     // MARK: - Found by fuzzing (Scripts/fuzz.sh vt)
 
-    /// A wide character printed at the last column wraps, and the blank it leaves there must not
-    /// cut a wide character that ended on that column in two (its left half stayed "wide").
-    @Test func wideCharacterWrappingFromTheRightHalfOfAnotherBlanksBothHalves() {
+    /// A wide character printed at the last column wraps and must not cut a wide character that
+    /// ended on that column in two (its left half stayed "wide"): as in xterm, the last column
+    /// is left as it was, so that character stays whole.
+    @Test func wideCharacterWrappingFromTheRightHalfOfAnotherLeavesItWhole() {
         let terminal = Terminal(cols: 4, rows: 3)
         terminal.feed(Array("tr\u{6B3D}\u{1B}[;9H\u{4E15}".utf8))  // tr欽, CUP to column 9 (clamped to 4), 丕
         let screen = terminal.snapshot()
-        #expect(screen.cells[0].map(\.width) == [1, 1, 1, 1])
-        #expect(screen.line(0) == "tr")
+        #expect(screen.cells[0].map(\.width) == [1, 1, 2, 0])
+        #expect(screen.line(0) == "tr\u{6B3D}")
         #expect(screen.line(1) == "\u{4E15}")
         #expect(screen.cells[1].map(\.width) == [2, 0, 1, 1])
     }

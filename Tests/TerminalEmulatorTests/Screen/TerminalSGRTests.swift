@@ -35,6 +35,22 @@ import Testing
         ("1;31;0", CellAttributes()),
         ("1;31;", CellAttributes()),
         ("58:2::1:2:3;1", CellAttributes(bold: true)),
+        // Out of range, as xterm: an index above 255 or a component above 255 is ignored (the
+        // pen keeps its colour), the values are still consumed.
+        ("38;5;2208", CellAttributes()),
+        ("31;38;5;256", CellAttributes(foreground: .indexed(1))),
+        ("48:5:300;1", CellAttributes(bold: true)),
+        ("38;2;300;0;0;4", CellAttributes(underline: true)),
+        ("48:2::1:2:256", CellAttributes()),
+        // The colour's values as the next parameter's sub-parameters (`38;5:208`), as xterm
+        // reads them: that group is the colour, what follows it is read as codes again.
+        ("38;5:208", CellAttributes(foreground: .indexed(208))),
+        ("48;2:1:2:3;1", CellAttributes(background: .rgb(1, 2, 3), bold: true)),
+        ("38;:5", CellAttributes()),
+        ("38;:5;4", CellAttributes(underline: true)),
+        // A sub-parameter is never read as a code of its own.
+        ("38;5;1:", CellAttributes(foreground: .indexed(1))),
+        ("38;5;1:2;4", CellAttributes(foreground: .indexed(1), underline: true)),
     ] as [(String, CellAttributes)])
     func selectGraphicRendition(sgr: String, expected: CellAttributes) {
         #expect(Self.attributes(sgr) == expected)

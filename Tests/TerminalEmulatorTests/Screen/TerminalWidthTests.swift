@@ -26,6 +26,21 @@ import Testing
         #expect(screen.cursor == CursorState(row: 1, col: 2))
     }
 
+    /// As xterm: the wide character that does not fit is written on the next line only; the
+    /// last column keeps what it held (a character, its colours, a wide character's right half).
+    @Test(arguments: [
+        ("\u{1B}[10GX\u{1B}[10G中", "123456789X"),
+        ("\u{1B}[10G\u{1B}[41m中", "123456789"),
+        ("\u{1B}[9G中\u{1B}[10G好", "12345678中"),
+    ])
+    func wideCharacterAtLastColumnLeavesThatColumn(stream: String, firstLine: String) {
+        let screen = screen("123456789" + stream)
+        #expect(screen.line(0) == firstLine)
+        #expect(screen.cell(row: 0, col: 9).attributes.background == .default)
+        #expect(screen.line(1).hasSuffix("好") || screen.line(1).hasSuffix("中"))
+        #expect(screen.cursor == CursorState(row: 1, col: 2))
+    }
+
     @Test func wideCharacterFillsLineExactly() {
         let screen = screen("12345678中x")
         #expect(screen.lines == ["12345678中", "x", "", ""])

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Ends the run with a clear message when one stream takes over a minute: libvterm 0.1.4 has
+/// inputs it never finishes (see `libvterm-rep-hang`), and a hang must fail CI, not stall it.
+final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var activity = ""
+    private var stream: [UInt8] = []
+    private var since = Date()
+    private let limit: TimeInterval
+
+    init(limit: TimeInterval = 60) {
+        self.limit = limit
+        let thread = Thread { [unowned self] in self.watch() }
+        thread.start()
+    }
+
+    /// What the run is doing now (and on which bytes).
+    func working(on activity: String, _ stream: [UInt8]) {
+        lock.lock()
+        self.activity = activity
+        self.stream = stream
+        since = Date()
+        lock.unlock()
+    }
+
+    private func watch() {
+        while true {
+            Thread.sleep(forTimeInterval: 1)  // a polling period, not a synchronisation
+            lock.lock()
+            let stuck = Date().timeIntervalSince(since) > limit
+            let activity = self.activity, stream = self.stream
+            lock.unlock()
+            guard stuck else { continue }
+            let escaped = Escaping.escape(stream)
+            print("== difffuzz: \(activity) did not finish within \(Int(limit)) s (an emulator that never returns)")
+            print("   stream (\(stream.count) bytes): \"\(escaped.prefix(4000))\(escaped.count > 4000 ? "..." : "")\"")
+            fflush(stdout)
+            _exit(3)
+        }
+    }
+}
