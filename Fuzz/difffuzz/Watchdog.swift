@@ -3,7 +3,7 @@ import Foundation
 /// Ends the run with a clear message when one stream takes over a minute: libvterm 0.1.4 has
 /// inputs it never finishes (see `libvterm-rep-hang`), and a hang must fail CI, not stall it.
 final class Watchdog: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var activity = ""
     private var stream: [UInt8] = []
     private var since = Date()
@@ -17,21 +17,24 @@ final class Watchdog: @unchecked Sendable {
 
     /// What the run is doing now (and on which bytes).
     func working(on activity: String, _ stream: [UInt8]) {
-        lock.lock()
+        condition.lock()
         self.activity = activity
         self.stream = stream
         since = Date()
-        lock.unlock()
+        condition.unlock()
     }
 
+    /// Waits until the current activity's deadline; a later activity moves the deadline on.
     private func watch() {
+        condition.lock()
         while true {
-            Thread.sleep(forTimeInterval: 1)  // a polling period, not a synchronisation
-            lock.lock()
-            let stuck = Date().timeIntervalSince(since) > limit
+            let deadline = since.addingTimeInterval(limit)
+            if Date() < deadline {
+                _ = condition.wait(until: deadline)
+                continue
+            }
             let activity = self.activity, stream = self.stream
-            lock.unlock()
-            guard stuck else { continue }
+            condition.unlock()
             let escaped = Escaping.escape(stream)
             print("== difffuzz: \(activity) did not finish within \(Int(limit)) s (an emulator that never returns)")
             print("   stream (\(stream.count) bytes): \"\(escaped.prefix(4000))\(escaped.count > 4000 ? "..." : "")\"")
