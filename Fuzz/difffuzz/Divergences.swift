@@ -689,44 +689,43 @@ struct Divergences {
 
     /// Whether we draw `value` two cells wide (asked of a scratch terminal of ours, cached).
     private static func isWide(_ value: UInt32) -> Bool {
-        if let known = wideCache.value[value] { return known }
         guard let scalar = Unicode.Scalar(value) else { return false }
-        let scratch = Terminal(cols: 4, rows: 1, scrollbackLimit: 0, printedTextCapacity: 16)
-        scratch.feed(String(scalar))
-        let wide = scratch.cell(row: 0, col: 0).width == 2
-        wideCache.value[value] = wide
-        return wide
+        return wideCache.answer(for: scalar, feeding: String(scalar)) { $0.cell(row: 0, col: 0).width == 2 }
     }
 
     private static let wideCache = Cache()
 
-    /// Whether we join `scalar` to the cell before (a mark, a joiner, a Hangul jamo...): asked
-    /// of a scratch terminal of ours (`a` then it leaves the cursor on column 1; cached).
+    /// Whether we join `scalar` to the cell before (a mark, a joiner, a Hangul jamo...): `a` then
+    /// it leaves the cursor on column 1 (cached).
     private static func oursJoins(_ scalar: Unicode.Scalar) -> Bool {
-        if let known = joinsCache.value[scalar.value] { return known }
-        let scratch = Terminal(cols: 4, rows: 1, scrollbackLimit: 0, printedTextCapacity: 16)
-        scratch.feed("a" + String(scalar))
-        let joins = scratch.cursor.col == 1 && scratch.cell(row: 0, col: 0).character.unicodeScalars.count > 1
-        joinsCache.value[scalar.value] = joins
-        return joins
+        joinsCache.answer(for: scalar, feeding: "a" + String(scalar)) {
+            $0.cursor.col == 1 && $0.cell(row: 0, col: 0).character.unicodeScalars.count > 1
+        }
     }
 
     private static let joinsCache = Cache()
 
     /// Whether we ignore `scalar` (`a` then it leaves the cursor on column 1 and `a` alone; cached).
     private static func oursIgnores(_ scalar: Unicode.Scalar) -> Bool {
-        if let known = ignoresCache.value[scalar.value] { return known }
-        let scratch = Terminal(cols: 4, rows: 1, scrollbackLimit: 0, printedTextCapacity: 16)
-        scratch.feed("a" + String(scalar))
-        let ignores = scratch.cursor.col == 1 && scratch.cell(row: 0, col: 0).character == "a"
-        ignoresCache.value[scalar.value] = ignores
-        return ignores
+        ignoresCache.answer(for: scalar, feeding: "a" + String(scalar)) {
+            $0.cursor.col == 1 && $0.cell(row: 0, col: 0).character == "a"
+        }
     }
 
     private static let ignoresCache = Cache()
 
+    /// Answers about single scalars, each found once by feeding a scratch terminal of ours.
     private final class Cache: @unchecked Sendable {
         var value: [UInt32: Bool] = [:]
+
+        func answer(for scalar: Unicode.Scalar, feeding text: String, _ question: (Terminal) -> Bool) -> Bool {
+            if let known = value[scalar.value] { return known }
+            let scratch = Terminal(cols: 4, rows: 1, scrollbackLimit: 0, printedTextCapacity: 16)
+            scratch.feed(text)
+            let answer = question(scratch)
+            value[scalar.value] = answer
+            return answer
+        }
     }
 
     private static func joins(_ scalar: Unicode.Scalar) -> Bool {
