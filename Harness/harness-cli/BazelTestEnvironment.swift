@@ -65,6 +65,13 @@ struct BazelTestEnvironment {
         }
     }
 
+    /// Prints, after `Artifacts: PATH`, where Bazel keeps that page once the test is over (the
+    /// sandbox it is in is gone by then), when it is inside the undeclared outputs.
+    func printKeptOutputs(for page: String) {
+        guard let outputs = undeclaredOutputs, FlowPaths.relative(page, to: outputs) != nil, let kept = keptOutputs else { return }
+        HarnessCLI.printLine("Bazel keeps TEST_UNDECLARED_OUTPUTS_DIR after the test: \(kept)/outputs.zip")
+    }
+
     /// Where Bazel keeps the undeclared outputs once the test is over (the folder the test
     /// writes to is in a sandbox that is removed), relative to the workspace:
     /// `bazel-testlogs/flows/third_party/shard_2_of_3/test.outputs` for `//flows:third_party`;

@@ -193,10 +193,7 @@ enum RunCommand: Command {
         if !written || !planWritten { status = 1 }
         if let indexPath {
             HarnessCLI.printLine("Artifacts: \(indexPath)")
-            if let outputs = bazel.undeclaredOutputs, FlowPaths.relative(indexPath, to: outputs) != nil, let kept = bazel.keptOutputs {
-                // The sandbox the path is in is gone once the test ends.
-                HarnessCLI.printLine("Bazel keeps TEST_UNDECLARED_OUTPUTS_DIR after the test: \(kept)/outputs.zip")
-            }
+            bazel.printKeptOutputs(for: indexPath)
         }
         reporter.runFinished(results)
         return status

@@ -172,9 +172,7 @@ enum SwiftTestCommand: Command {
         if !written || !planWritten { status = 1 }
         if let page {
             HarnessCLI.printLine("Artifacts: \(page)")
-            if let outputs = bazel.undeclaredOutputs, FlowPaths.relative(page, to: outputs) != nil, let kept = bazel.keptOutputs {
-                HarnessCLI.printLine("Bazel keeps TEST_UNDECLARED_OUTPUTS_DIR after the test: \(kept)/outputs.zip")
-            }
+            bazel.printKeptOutputs(for: page)
         }
         reporter.runFinished(results)
         return status
