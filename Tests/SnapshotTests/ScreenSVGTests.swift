@@ -89,11 +89,10 @@ private final class SVGElements: NSObject, XMLParserDelegate {
     @Test func wideCharactersSpanTwoCells() throws {
         let svg = try SVGElements(ScreenSVG.render(ScreenFixtures.colourful()))
         let wide = try #require(svg.text(containing: "日"))
-        #expect(wide.text == "日")
-        #expect(wide.attributes["textLength"] == "\(2 * ScreenSVG.cellWidth)")
-        #expect(wide.attributes["x"] == "\(6 * ScreenSVG.cellWidth)")
-        let next = try #require(svg.text(containing: "本"))
-        #expect(next.attributes["x"] == "\(8 * ScreenSVG.cellWidth)")
+        #expect(wide.text == "wide: 日本")
+        // Each character at its cell: "wide:" at 0-4, a blank, 日 over 6-7, 本 over 8-9.
+        #expect(wide.attributes["x"] == [0, 1, 2, 3, 4, 5, 6, 8].map { String($0 * ScreenSVG.cellWidth) }.joined(separator: " "))
+        #expect(wide.attributes["textLength"] == nil)
     }
 
     @Test func markupIsEscaped() throws {
@@ -133,6 +132,55 @@ private final class SVGElements: NSObject, XMLParserDelegate {
         let svg = try SVGElements(ScreenSVG.render(terminal.snapshot()))
         #expect(svg.named("text").map(\.text) == ["plain words here", "green words"])
         #expect(svg.named("text").first?.attributes["textLength"] == "\(16 * ScreenSVG.cellWidth)")
+    }
+
+    /// A line as `<text>` elements: each one's characters, `x` and `textLength` (in cells).
+    struct Drawn: Equatable, CustomStringConvertible {
+        var text: String
+        var cells: [Int]
+        var fitted: Int?
+        init(_ text: String, _ cells: [Int], fitted: Int? = nil) { (self.text, self.cells, self.fitted) = (text, cells, fitted) }
+        var description: String { "\(text)@\(cells)" + (fitted.map { "/\($0)" } ?? "") }
+    }
+
+    static func drawn(_ bytes: String, cols: Int = 40) throws -> [Drawn] {
+        let terminal = Terminal(cols: cols, rows: 1)
+        terminal.feed(bytes)
+        return try SVGElements(ScreenSVG.render(terminal.snapshot())).named("text").map { text in
+            Drawn(text.text, (text.attributes["x"] ?? "").split(separator: " ").map { Int($0)! / ScreenSVG.cellWidth },
+                  fitted: text.attributes["textLength"].map { Int($0)! / ScreenSVG.cellWidth })
+        }
+    }
+
+    /// No `<text>` holds spaces that a renderer's whitespace handling could drop or merge: a
+    /// stretch of blanks ends a run, the next starts at its cell; ASCII runs are fitted to
+    /// their cells, other runs place each character on its cell.
+    @Test(arguments: [
+        (" Todos (25) · loaded 22:13     1/25", [Drawn("Todos (25) · loaded 22:13", Array(1...25)), Drawn("1/25", [31], fitted: 4)]),
+        ("pack  the bags", [Drawn("pack", [0], fitted: 4), Drawn("the bags", [6], fitted: 8)]),
+        ("pack   the bags", [Drawn("pack", [0], fitted: 4), Drawn("the bags", [7], fitted: 8)]),
+        ("  a b  ", [Drawn("a b", [2], fitted: 3)]),
+        ("買い: 牛 ok", [Drawn("買い: 牛 ok", [0, 2, 4, 5, 6, 8, 9, 10])]),
+        ("a\u{A0}b ┌─┐", [Drawn("a\u{A0}b ┌─┐", [0, 1, 2, 3, 4, 5, 6])]),
+    ])
+    func blanksNeverDependOnWhitespaceHandling(line: String, expected: [Drawn]) throws {
+        #expect(try Self.drawn(line) == expected)
+    }
+
+    @Test func aCharacterOfSeveralScalarsOrBeyondTheBasicPlaneIsATextOfItsOwn() throws {
+        #expect(try Self.drawn("buy 🍎 and cafe\u{301} x\u{20DD}y") == [
+            Drawn("buy", [0], fitted: 3), Drawn("🍎", [4]), Drawn("and caf", [7], fitted: 7), Drawn("e\u{301}", [14]),
+            Drawn("x\u{20DD}", [16]), Drawn("y", [17]),
+        ])
+    }
+
+    @Test func decoratedBlanksAreKeptAndPreservedForTheirLine() throws {
+        let terminal = Terminal(cols: 30, rows: 1)
+        terminal.feed("\u{1B}[4m under  lined \u{1B}[24m plain  text")
+        let texts = try SVGElements(ScreenSVG.render(terminal.snapshot())).named("text")
+        #expect(texts.map(\.text) == [" under  lined ", "plain", "text"])
+        #expect(texts[0].attributes["xml:space"] == "preserve" && texts[0].attributes["textLength"] == "\(14 * ScreenSVG.cellWidth)")
+        #expect(texts[1].attributes["xml:space"] == nil)
     }
 
     @Test func theOutputIsDeterministic() {

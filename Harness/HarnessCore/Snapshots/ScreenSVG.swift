@@ -3,9 +3,9 @@ import TerminalEmulator
 /// Draws a screen snapshot as an SVG picture, for reviewers to see a screen in a pull request.
 ///
 /// The picture is a monospace grid of fixed-size cells: backgrounds as rectangles, text in runs
-/// of cells sharing a style (one `<text>` element each, stretched to the grid with
-/// `textLength`), wide characters over two cells, and the cursor as an outlined cell when it is
-/// visible. Colors follow xterm (16 basic colors, the 256-color cube and grays, truecolor);
+/// of cells sharing a style (one `<text>` element each, every glyph placed on its cell: a run
+/// ends at a stretch of blanks, so spaces never depend on a renderer's whitespace handling),
+/// wide characters over two cells, and the cursor as an outlined cell when it is visible. Colors follow xterm (16 basic colors, the 256-color cube and grays, truecolor);
 /// bold, dim, italic, underline, strikethrough, inverse and hidden are drawn; blink is not.
 /// The output is deterministic: the same screen always gives the same bytes.
 ///
@@ -20,8 +20,8 @@ public enum ScreenSVG {
     public static let cellHeight = 18
     /// The font size in pixels.
     public static let fontSize = 15
-    /// From a cell's top to the text's baseline, in pixels.
-    static let baseline = 14
+    /// From a cell's top to the baseline of its text, in pixels.
+    public static let baseline = 14
 
     /// The SVG document for `snapshot`, in `palette`'s colors.
     public static func render(_ snapshot: ScreenSnapshot, palette: TerminalPalette = .xterm) -> String {
@@ -75,6 +75,10 @@ public enum ScreenSVG {
         return out
     }
 
+    /// One `<text>` per run of cells sharing a style. An undecorated run holds no two blank cells
+    /// in a row and neither starts nor ends with one (a stretch of blanks ends it, and the next
+    /// run starts at its own cell), so no renderer's whitespace handling can move a glyph; a
+    /// decorated run keeps its blanks, which its line crosses, and says so with `xml:space`.
     private static func texts(_ snapshot: ScreenSnapshot, _ grid: [[Cell]], _ styles: [[CellStyle]], palette: TerminalPalette) -> String {
         var out = ""
         for row in 0..<snapshot.rows {
@@ -82,40 +86,52 @@ public enum ScreenSVG {
             var col = 0
             while col < snapshot.cols {
                 let cell = cells[col]
-                if cell.width == 0 {
+                let style = styles[row][col]
+                if cell.width == 0 || style.hidden || (isBlank(cell.character) && !style.decorated) {
                     col += 1
                     continue
                 }
-                let style = styles[row][col]
-                // A wide character is a run of its own; narrow cells of one style form a run.
-                var end = col + 1
-                var characters = [cell.character]
-                if cell.width >= 2 {
-                    end = min(snapshot.cols, col + cell.width)
-                } else {
-                    while end < snapshot.cols, cells[end].width == 1, styles[row][end].drawsText(like: style) {
-                        characters.append(cells[end].character)
-                        end += 1
+                func joins(_ index: Int) -> Bool {
+                    index < snapshot.cols && cells[index].width > 0 && isSingleBasicScalar(cells[index].character)
+                        && styles[row][index].drawsText(like: style)
+                }
+                // A character of several scalars or outside the basic plane is a run of its own.
+                var run = [(col: col, character: cell.character)]
+                var end = col + max(1, cell.width)
+                if isSingleBasicScalar(cell.character) {
+                    while joins(end) {
+                        // A blank joins only between two drawn characters, unless a line crosses it.
+                        if isBlank(cells[end].character), !style.decorated, !joins(end + 1) || isBlank(cells[end + 1].character) {
+                            break
+                        }
+                        run.append((end, cells[end].character))
+                        end += cells[end].width
                     }
                 }
-                defer { col = end }
-                if style.hidden { continue }
-
-                var first = 0, last = characters.count
-                if !style.decorated {
-                    while first < last, isBlank(characters[first]) { first += 1 }
-                    while last > first, isBlank(characters[last - 1]) { last -= 1 }
-                }
-                guard first < last else { continue }
-                let startCol = cell.width >= 2 ? col : col + first
-                let span = cell.width >= 2 ? end - col : last - first
-                out += "<text x=\"\(startCol * cellWidth)\" y=\"\(row * cellHeight + baseline)\""
-                if span > 1 { out += " textLength=\"\(span * cellWidth)\"" }
+                col = end
+                out += "<text x=\"\(positions(of: run))\" y=\"\(row * cellHeight + baseline)\""
+                if let length = fittedLength(of: run) { out += " textLength=\"\(length)\"" }
+                if style.decorated, run.contains(where: { isBlank($0.character) }) { out += " xml:space=\"preserve\"" }
                 out += style.svgAttributes(defaultForeground: palette.defaultForeground)
-                out += ">" + escape(characters[first..<last].joined()) + "</text>\n"
+                out += ">" + escape(run.map(\.character).joined()) + "</text>\n"
             }
         }
         return out
+    }
+
+    /// Where a run's glyphs start: its first cell when it is fitted to its cells
+    /// (``fittedLength(of:)``), else each character's cell, so a wide character or a glyph from a
+    /// fallback font of another width cannot move the others.
+    private static func positions(of run: [(col: Int, character: String)]) -> String {
+        if fittedLength(of: run) != nil || run.count == 1 { return String(run[0].col * cellWidth) }
+        return run.map { String($0.col * cellWidth) }.joined(separator: " ")
+    }
+
+    /// The `textLength` of a run of printable ASCII: a monospace font gives these characters
+    /// one advance, so spreading the run over its cells puts each glyph on its cell.
+    private static func fittedLength(of run: [(col: Int, character: String)]) -> Int? {
+        guard run.count > 1, run.allSatisfy({ isPrintableASCII($0.character) }) else { return nil }
+        return run.count * cellWidth
     }
 
     private static func cursor(_ snapshot: ScreenSnapshot, palette: TerminalPalette) -> String {
@@ -133,6 +149,16 @@ public enum ScreenSVG {
 
     private static func isBlank(_ character: String) -> Bool {
         character.isEmpty || character == " "
+    }
+
+    /// Whether `character` is one scalar of the basic plane, so one entry of an `x` list in every
+    /// renderer (renderers count a list's characters in code points or in UTF-16 units).
+    private static func isSingleBasicScalar(_ character: String) -> Bool {
+        character.utf16.count == 1
+    }
+
+    private static func isPrintableASCII(_ character: String) -> Bool {
+        character.utf8.count == 1 && (0x20..<0x7F).contains(character.utf8.first!)
     }
 
     /// `text` safe inside an XML element or attribute: markup characters escaped, characters

@@ -13,9 +13,10 @@ enum HeadlessChromium {
     /// Whether the browser is installed (`.ci/run` installs it).
     static var isInstalled: Bool { path != nil }
 
-    /// The page's DOM after its scripts ran (`--dump-dom` with a virtual time budget).
-    static func dumpDOM(of file: String, timeout: Duration = .seconds(90)) async throws -> String {
-        try await run(["--virtual-time-budget=2000", "--dump-dom", "file://" + file], timeout: timeout).standardOutput
+    /// The page's DOM after its scripts ran (`--dump-dom` with a virtual time budget), with
+    /// `arguments` given to the browser first.
+    static func dumpDOM(of file: String, arguments: [String] = [], timeout: Duration = .seconds(90)) async throws -> String {
+        try await run(arguments + ["--virtual-time-budget=2000", "--dump-dom", "file://" + file], timeout: timeout).standardOutput
     }
 
     /// Runs the browser headless with `arguments` (and a throwaway profile) and waits for it.

@@ -1,0 +1,191 @@
+import Foundation
+import TestSupport
+import Harness
+
+/// A screen picture (``ScreenSVG``) as headless Chromium laid it out: for each `<text>`, where
+/// the browser starts the glyph of each of its characters (`getStartPositionOfChar`).
+/// ``problems(showing:)`` checks every glyph against its cell.
+struct DrawnPicture: Decodable {
+    /// Where the picture was: `document` (an SVG file), `thumb`, `player`, `zoom`, `expected` or
+    /// `actual` (the two sides of a changed snapshot), or `other`.
+    var place: String
+    /// The picture's size in cells (from its `viewBox`).
+    var cols: Int
+    var rows: Int
+    /// The framed text shown beside the picture (a changed snapshot's side), if any.
+    var text: String?
+    /// Its `<text>` elements.
+    var texts: [DrawnText]
+
+    /// One `<text>` element as laid out.
+    struct DrawnText: Decodable {
+        /// Its characters.
+        var content: String
+        /// How many characters (UTF-16 units) the browser laid out: fewer when it collapsed spaces.
+        var laidOut: Int
+        /// Where each laid-out character starts, `[x, y]` in the picture's pixels.
+        var starts: [[Double]?]
+    }
+
+    /// What is wrong with the picture: characters the browser did not lay out (collapsed
+    /// spaces) and glyphs that start off the grid of cells; given the `screen` it shows, also
+    /// glyphs on a cell that holds another character and characters not drawn on their cell.
+    func problems(showing screen: ScreenSnapshot? = nil, tolerance: Double = 0.5) -> [String] {
+        let cellWidth = Double(ScreenSVG.cellWidth), cellHeight = Double(ScreenSVG.cellHeight)
+        let baseline = Double(ScreenSVG.baseline)
+        var problems: [String] = []
+        var drawn = Set<[Int]>()
+        for text in texts {
+            let units = text.content.utf16.count
+            guard text.laidOut == units else {
+                problems.append("\(Self.quoted(text.content)): \(text.laidOut) of its \(units) characters laid out")
+                continue
+            }
+            var offset = 0
+            for character in text.content {
+                defer { offset += character.utf16.count }
+                if character == " " { continue }
+                guard offset < text.starts.count, let start = text.starts[offset], start.count == 2 else {
+                    problems.append("\(Self.quoted(text.content)): no position for '\(character)'")
+                    continue
+                }
+                let (x, y) = (start[0], start[1])
+                let col = Int((x / cellWidth).rounded()), row = Int(((y - baseline) / cellHeight).rounded())
+                let glyph = "'\(character)' of \(Self.quoted(text.content)) starts at x \(Self.format(x)), y \(Self.format(y))"
+                guard abs(x - Double(col) * cellWidth) <= tolerance, abs(y - (Double(row) * cellHeight + baseline)) <= tolerance else {
+                    problems.append("\(glyph): between cells")
+                    continue
+                }
+                drawn.insert([row, col])
+                guard let screen else { continue }
+                guard (0..<screen.rows).contains(row), (0..<screen.cols).contains(col) else {
+                    problems.append("\(glyph): outside the screen")
+                    continue
+                }
+                let cell = screen.cell(row: row, col: col)
+                if cell.character.unicodeScalars.first != character.unicodeScalars.first {
+                    problems.append("\(glyph): row \(row), col \(col), where the screen has '\(cell.character)'")
+                }
+            }
+        }
+        guard let screen else { return problems }
+        for row in 0..<screen.rows {
+            for col in 0..<screen.cols {
+                let cell = screen.cell(row: row, col: col)
+                guard cell.width > 0, !cell.character.isEmpty, cell.character != " ", !cell.attributes.hidden else { continue }
+                if !drawn.contains([row, col]) { problems.append("row \(row), col \(col): '\(cell.character)' is not drawn on its cell") }
+            }
+        }
+        return problems
+    }
+
+    /// The screen a framed snapshot text shows (rows between `│`), as the emulator reads it.
+    static func screen(framed text: String, cols: Int, rows: Int) -> ScreenSnapshot {
+        let terminal = Terminal(cols: cols, rows: rows)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.hasPrefix("│") && $0.hasSuffix("│") }
+        for (row, line) in lines.prefix(rows).enumerated() {
+            terminal.feed("\u{1B}[\(row + 1);1H" + line.dropFirst().dropLast())
+        }
+        return terminal.snapshot()
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + (text.count > 40 ? String(text.prefix(40)) + "…" : text) + "\""
+    }
+
+    private static func format(_ value: Double) -> String {
+        String(format: "%.2f", value)
+    }
+}
+
+/// Loads a page (an SVG file or an HTML report) in a frame of a probe page whose script lays
+/// out every screen picture of it, inline `<svg>` or `<img>` of an SVG data URL, and reports
+/// where the browser starts each glyph.
+enum GlyphProbe {
+    /// The pictures of the page at `path`, as headless Chromium draws them.
+    static func pictures(onPageAt path: String) async throws -> [DrawnPicture] {
+        let folder = try TemporaryDirectory(prefix: "harness-glyph-probe")
+        defer { folder.remove() }
+        let probe = try folder.write(page(framing: URL(fileURLWithPath: path).absoluteString), at: "probe.html")
+        // The probe reads the framed page's document: both are files, which Chromium keeps apart unless told.
+        let dom = try await HeadlessChromium.dumpDOM(of: probe, arguments: ["--allow-file-access-from-files"])
+        if let error = dom.firstMatch(of: /<pre id="pictures" data-error="([^"]*)"/) {
+            throw ProbeFailure(description: "the probe's script failed: \(error.1)")
+        }
+        guard let encoded = dom.firstMatch(of: /<pre id="pictures">([A-Za-z0-9+\/=]+)<\/pre>/),
+              let data = Data(base64Encoded: String(encoded.1)) else {
+            throw ProbeFailure(description: "the probe measured nothing; its page:\n\(dom.prefix(3000))")
+        }
+        return try JSONDecoder().decode([DrawnPicture].self, from: data)
+    }
+
+    struct ProbeFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The probe page: `url` in a frame; when it has loaded, the pictures as base64 JSON in
+    /// `<pre id="pictures">` (or the error in its `data-error`).
+    static func page(framing url: String) -> String {
+        let attribute = url.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+        return """
+            <!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+            <pre id="pictures"></pre>
+            <div id="scratch" style="position:absolute;left:-100000px;top:0"></div>
+            <script>
+            \(script)
+            </script>
+            <iframe id="page" width="1600" height="1200" onload="probePage(this)" src="\(attribute)"></iframe>
+            </body></html>
+            """
+    }
+
+    private static let script = """
+        "use strict";
+        var CW=\(ScreenSVG.cellWidth),CH=\(ScreenSVG.cellHeight);
+        function place(el){
+          if(el.closest(".thumb"))return "thumb";
+          if(el.closest(".player"))return "player";
+          if(el.closest(".zoom"))return "zoom";
+          var side=el.closest(".side");
+          if(side&&side.classList.contains("expected"))return "expected";
+          if(side&&side.classList.contains("actual"))return "actual";
+          return "other";
+        }
+        function besideText(el){var side=el.closest(".side"),pre=side&&side.querySelector(".snapshot-text");return pre?pre.textContent:null;}
+        function measure(svg,where,text){
+          var box=(svg.getAttribute("viewBox")||"0 0 0 0").trim().split(/\\s+/).map(Number),texts=[];
+          svg.querySelectorAll("text").forEach(function(t){
+            var n=t.getNumberOfChars(),starts=[];
+            for(var i=0;i<n;i++){try{var p=t.getStartPositionOfChar(i);starts.push([p.x,p.y]);}catch(e){starts.push(null);}}
+            texts.push({content:t.textContent,laidOut:n,starts:starts});
+          });
+          return {place:where,cols:Math.round(box[2]/CW),rows:Math.round(box[3]/CH),text:text,texts:texts};
+        }
+        function decode(src){
+          var comma=src.indexOf(","),head=src.slice(0,comma),body=src.slice(comma+1);
+          if(!/;base64$/.test(head))return decodeURIComponent(body);
+          var bin=atob(body),bytes=new Uint8Array(bin.length);
+          for(var i=0;i<bin.length;i++)bytes[i]=bin.charCodeAt(i);
+          return new TextDecoder().decode(bytes);
+        }
+        function probePage(frame){
+          var out=document.getElementById("pictures");
+          try{
+            var doc=frame.contentDocument,pictures=[];
+            if(doc.documentElement.localName==="svg"){pictures.push(measure(doc.documentElement,"document",null));}
+            else{
+              doc.querySelectorAll("svg").forEach(function(svg){pictures.push(measure(svg,place(svg),besideText(svg)));});
+              doc.querySelectorAll('img[src^="data:image/svg+xml"]').forEach(function(img){
+                var parsed=new DOMParser().parseFromString(decode(img.getAttribute("src")),"image/svg+xml");
+                var svg=document.importNode(parsed.documentElement,true);
+                document.getElementById("scratch").appendChild(svg);
+                pictures.push(measure(svg,place(img),besideText(img)));
+              });
+            }
+            var bytes=new TextEncoder().encode(JSON.stringify(pictures)),bin="";
+            for(var i=0;i<bytes.length;i++)bin+=String.fromCharCode(bytes[i]);
+            out.textContent=btoa(bin);
+          }catch(e){out.dataset.error=String(e);}
+        }
+        """
+}
