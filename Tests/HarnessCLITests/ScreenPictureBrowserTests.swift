@@ -112,4 +112,28 @@ struct ScreenPictureBrowserTests {
             #expect(problems.isEmpty, "\(picture.place): \(problems.count) glyphs off their cells:\n\(problems.prefix(20).joined(separator: "\n"))")
         }
     }
+
+    /// Cells that a reference's text shows and its picture hides (SGR 8), by the reference's
+    /// name up to its first dot.
+    static let concealed: [String: [(row: Int, cols: ClosedRange<Int>)]] = [
+        "colourfulScreen": [(3, 14...19)],  // "hidden" in SnapshotTests' ScreenFixtures.colourful()
+    ]
+
+    /// Every reference picture of the package shows the screen of the text beside it, glyph by
+    /// glyph: one drawn by an older renderer, or edited by hand, fails here.
+    @Test func everyReferencePictureDrawsTheScreenOfItsText() async throws {
+        let tests = DocumentedExamples.packageRoot(fromTestFile: #filePath).appendingPathComponent("Tests").path
+        let references = (FileManager.default.enumerator(atPath: tests)?.allObjects as? [String] ?? [])
+            .filter { $0.contains("__Snapshots__/") && $0.hasSuffix(".svg") }.sorted()
+        #expect(references.count >= 60, "\(references)")
+        let pictures = try await GlyphProbe.pictures(onPagesAt: references.map { tests + "/" + $0 })
+        for (reference, drawn) in zip(references, pictures) {
+            let text = try String(contentsOfFile: tests + "/" + reference.dropLast(".svg".count) + ".txt", encoding: .utf8)
+            let picture = try #require(drawn.first, "\(reference): no picture")
+            let name = String(reference.split(separator: "/").last!.prefix { $0 != "." })
+            let screen = DrawnPicture.screen(framed: text, cols: picture.cols, rows: picture.rows, concealed: Self.concealed[name] ?? [])
+            let problems = picture.problems(showing: screen)
+            #expect(problems.isEmpty, "\(reference): \(problems.count) glyphs off their cells:\n\(problems.prefix(10).joined(separator: "\n"))")
+        }
+    }
 }

@@ -160,6 +160,7 @@ private final class SVGElements: NSObject, XMLParserDelegate {
         ("pack  the bags", [Drawn("pack", [0], fitted: 4), Drawn("the bags", [6], fitted: 8)]),
         ("pack   the bags", [Drawn("pack", [0], fitted: 4), Drawn("the bags", [7], fitted: 8)]),
         ("  a b  ", [Drawn("a b", [2], fitted: 3)]),
+        ("買い: 牛", [Drawn("買い: 牛", [0, 2, 4, 5, 6])]),  // docs/SNAPSHOTS.md: x="0 18 36 45 54"
         ("買い: 牛 ok", [Drawn("買い: 牛 ok", [0, 2, 4, 5, 6, 8, 9, 10])]),
         ("a\u{A0}b ┌─┐", [Drawn("a\u{A0}b ┌─┐", [0, 1, 2, 3, 4, 5, 6])]),
     ])

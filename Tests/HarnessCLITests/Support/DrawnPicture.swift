@@ -79,12 +79,16 @@ struct DrawnPicture: Decodable {
         return problems
     }
 
-    /// The screen a framed snapshot text shows (rows between `│`), as the emulator reads it.
-    static func screen(framed text: String, cols: Int, rows: Int) -> ScreenSnapshot {
+    /// The screen a framed snapshot text shows (rows between `│`), as the emulator reads it,
+    /// with the `concealed` cells blank (the text shows what SGR 8 hides in the picture).
+    static func screen(framed text: String, cols: Int, rows: Int, concealed: [(row: Int, cols: ClosedRange<Int>)] = []) -> ScreenSnapshot {
         let terminal = Terminal(cols: cols, rows: rows)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.hasPrefix("│") && $0.hasSuffix("│") }
         for (row, line) in lines.prefix(rows).enumerated() {
             terminal.feed("\u{1B}[\(row + 1);1H" + line.dropFirst().dropLast())
+        }
+        for (row, range) in concealed {
+            terminal.feed("\u{1B}[\(row + 1);\(range.lowerBound + 1)H" + String(repeating: " ", count: range.count))
         }
         return terminal.snapshot()
     }
@@ -98,43 +102,54 @@ struct DrawnPicture: Decodable {
     }
 }
 
-/// Loads a page (an SVG file or an HTML report) in a frame of a probe page whose script lays
-/// out every screen picture of it, inline `<svg>` or `<img>` of an SVG data URL, and reports
-/// where the browser starts each glyph.
+/// Loads pages (SVG files or HTML reports) in frames of a probe page whose script lays out
+/// every screen picture of each, inline `<svg>` or `<img>` of an SVG data URL, and reports where
+/// the browser starts each glyph. One browser run serves all the pages.
 enum GlyphProbe {
     /// The pictures of the page at `path`, as headless Chromium draws them.
     static func pictures(onPageAt path: String) async throws -> [DrawnPicture] {
+        try await pictures(onPagesAt: [path])[0]
+    }
+
+    /// The pictures of each page, in the order of `paths`.
+    static func pictures(onPagesAt paths: [String]) async throws -> [[DrawnPicture]] {
         let folder = try TemporaryDirectory(prefix: "harness-glyph-probe")
         defer { folder.remove() }
-        let probe = try folder.write(page(framing: URL(fileURLWithPath: path).absoluteString), at: "probe.html")
-        // The probe reads the framed page's document: both are files, which Chromium keeps apart unless told.
+        let probe = try folder.write(page(framing: paths.map { URL(fileURLWithPath: $0).absoluteString }), at: "probe.html")
+        // The probe reads the framed pages' documents: all are files, which Chromium keeps apart unless told.
         let dom = try await HeadlessChromium.dumpDOM(of: probe, arguments: ["--allow-file-access-from-files"])
         if let error = dom.firstMatch(of: /<pre id="pictures" data-error="([^"]*)"/) {
             throw ProbeFailure(description: "the probe's script failed: \(error.1)")
         }
         guard let encoded = dom.firstMatch(of: /<pre id="pictures">([A-Za-z0-9+\/=]+)<\/pre>/),
               let data = Data(base64Encoded: String(encoded.1)) else {
-            throw ProbeFailure(description: "the probe measured nothing; its page:\n\(dom.prefix(3000))")
+            throw ProbeFailure(description: "the probe measured nothing (a page did not load?); its page:\n\(dom.prefix(3000))")
         }
-        return try JSONDecoder().decode([DrawnPicture].self, from: data)
+        let pictures = try JSONDecoder().decode([[DrawnPicture]].self, from: data)
+        guard pictures.count == paths.count else { throw ProbeFailure(description: "\(pictures.count) of \(paths.count) pages measured") }
+        return pictures
     }
 
     struct ProbeFailure: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// The probe page: `url` in a frame; when it has loaded, the pictures as base64 JSON in
-    /// `<pre id="pictures">` (or the error in its `data-error`).
-    static func page(framing url: String) -> String {
-        let attribute = url.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+    /// The probe page: each of `urls` in a frame; when all have loaded, their pictures as base64
+    /// JSON in `<pre id="pictures">` (or the error in its `data-error`).
+    static func page(framing urls: [String]) -> String {
+        let frames = urls.map { url in
+            let attribute = url.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            return "<iframe width=\"1600\" height=\"1200\" onload=\"probePage(this)\" src=\"\(attribute)\"></iframe>"
+        }
         return """
             <!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
             <pre id="pictures"></pre>
             <div id="scratch" style="position:absolute;left:-100000px;top:0"></div>
             <script>
+            var expected=\(urls.count);
             \(script)
             </script>
-            <iframe id="page" width="1600" height="1200" onload="probePage(this)" src="\(attribute)"></iframe>
+            \(frames.joined(separator: "\n"))
             </body></html>
             """
     }
@@ -168,6 +183,7 @@ enum GlyphProbe {
           for(var i=0;i<bin.length;i++)bytes[i]=bin.charCodeAt(i);
           return new TextDecoder().decode(bytes);
         }
+        var measured=new Map();
         function probePage(frame){
           var out=document.getElementById("pictures");
           try{
@@ -182,7 +198,10 @@ enum GlyphProbe {
                 pictures.push(measure(svg,place(img),besideText(img)));
               });
             }
-            var bytes=new TextEncoder().encode(JSON.stringify(pictures)),bin="";
+            measured.set(frame,pictures);
+            if(measured.size<expected)return;
+            var all=Array.prototype.map.call(document.querySelectorAll("iframe"),function(f){return measured.get(f);});
+            var bytes=new TextEncoder().encode(JSON.stringify(all)),bin="";
             for(var i=0;i<bytes.length;i++)bin+=String.fromCharCode(bytes[i]);
             out.textContent=btoa(bin);
           }catch(e){out.dataset.error=String(e);}
