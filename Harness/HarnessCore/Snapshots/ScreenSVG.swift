@@ -3,10 +3,11 @@ import TerminalEmulator
 /// Draws a screen snapshot as an SVG picture, for reviewers to see a screen in a pull request.
 ///
 /// The picture is a monospace grid of fixed-size cells: backgrounds as rectangles, text in runs
-/// of cells sharing a style (one `<text>` element each, every glyph placed on its cell: a run
-/// ends at a stretch of blanks, so spaces never depend on a renderer's whitespace handling),
-/// wide characters over two cells, and the cursor as an outlined cell when it is visible. Colors follow xterm (16 basic colors, the 256-color cube and grays, truecolor);
-/// bold, dim, italic, underline, strikethrough, inverse and hidden are drawn; blink is not.
+/// of cells sharing a style (one `<text>` element each, every glyph placed on its cell; a run
+/// ends at a stretch of blanks, so no renderer's whitespace handling moves a glyph), wide
+/// characters over two cells, and the cursor as an outlined cell when it is visible. Colors
+/// follow xterm (16 basic colors, the 256-color cube and grays, truecolor); bold, dim, italic,
+/// underline, strikethrough, inverse and hidden are drawn; blink is not.
 /// The output is deterministic: the same screen always gives the same bytes.
 ///
 /// ```swift
@@ -157,6 +158,7 @@ public enum ScreenSVG {
         character.utf16.count == 1
     }
 
+    /// Whether `character` is one printable ASCII character (space to tilde).
     private static func isPrintableASCII(_ character: String) -> Bool {
         character.utf8.count == 1 && (0x20..<0x7F).contains(character.utf8.first!)
     }
