@@ -24,10 +24,10 @@ struct ScreenPictureBrowserTests {
         return terminal.snapshot()
     }
 
-    /// How a picture reaches the browser: as an SVG file, or inline in an HTML page (as the
-    /// report drew them).
+    /// How a picture reaches the browser: as an SVG file, inline in an HTML page, or as an
+    /// `<img>` of a data URL (laid out again by the probe, since an image has no DOM).
     enum Embedding: String, CaseIterable {
-        case svgFile, inlineInHTML
+        case svgFile, inlineInHTML, imageDataURL
     }
 
     @Test(arguments: Embedding.allCases)
@@ -40,6 +40,9 @@ struct ScreenPictureBrowserTests {
         case .svgFile: try folder.write(svg, at: "screen.svg")
         case .inlineInHTML:
             try folder.write("<!DOCTYPE html><html><body><div>\(svg.drop { $0 != "\n" })</div></body></html>", at: "screen.html")
+        case .imageDataURL:
+            try folder.write("<!DOCTYPE html><html><body><img src=\"data:image/svg+xml;base64,\(Data(svg.utf8).base64EncodedString())\">"
+                             + "</body></html>", at: "screen.html")
         }
         let pictures = try await GlyphProbe.pictures(onPageAt: path)
         let picture = try #require(pictures.first, "no picture on the page")
