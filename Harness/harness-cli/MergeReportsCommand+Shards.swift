@@ -57,13 +57,14 @@ extension MergeReportsCommand {
     /// Only folders and regular files are copied: a symbolic link (to a file or a folder), a
     /// FIFO, socket or device, and anything whose real path leaves the shard are skipped, each
     /// with a warning on standard error naming it.
-    static func copyArtifacts(from source: String, to destination: String, warn: (String) -> Void) throws {
+    /// Warnings name the paths from `shownSource`, the shard folder as given.
+    static func copyArtifacts(from source: String, shownAs shownSource: String, to destination: String, warn: (String) -> Void) throws {
         guard let root = Posix.resolvedPath(source) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: source]) }
         let manager = FileManager.default
         if Posix.entryKind(ofPath: destination) != nil { try manager.removeItem(atPath: destination) }
         try manager.createDirectory(atPath: destination, withIntermediateDirectories: true)
         let skipped: Set<String> = [RunReportWriter.pageName, RunReportWriter.resultsName]
-        try copyFolder(root: root, relative: [], shownRoot: source, to: destination, skipping: skipped, warn: warn)
+        try copyFolder(root: root, relative: [], shownRoot: shownSource, to: destination, skipping: skipped, warn: warn)
     }
 
     private static func copyFolder(root: String, relative: [String], shownRoot: String, to destination: String,

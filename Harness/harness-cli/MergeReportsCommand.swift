@@ -97,7 +97,7 @@ enum MergeReportsCommand: Command {
                 number += 1
             }
             do {
-                try copyArtifacts(from: input, to: FlowPaths.join(output, unique)) { warning in
+                try copyArtifacts(from: input, shownAs: names[input] ?? input, to: FlowPaths.join(output, unique)) { warning in
                     HarnessCLI.printError("harness merge-reports: warning: \(warning)")
                 }
             } catch {

@@ -79,7 +79,8 @@ struct ReportInjectionBrowserTests {
             outside = dom.replacingOccurrences(of: frames, with: "")
         }
         #expect(!dom.contains("PWNED") && !dom.contains("data-pwned"), "the injected handlers ran", sourceLocation: sourceLocation)
-        #expect(!outside.contains("onerror") && !outside.contains("onload"), "an injected attribute is in the DOM", sourceLocation: sourceLocation)
+        #expect(!outside.contains("onerror=\"") && !outside.contains("onload=\""), "an injected attribute is in the DOM",
+                sourceLocation: sourceLocation)
         #expect(!outside.contains("<img src=\"x\"") && !outside.contains("<image"), "an injected element is in the DOM", sourceLocation: sourceLocation)
         #expect(outside.components(separatedBy: "<script").count == 2, "only the page's own script", sourceLocation: sourceLocation)
         #expect(!outside.contains("<svg"), "no markup from a file or a shard is inlined", sourceLocation: sourceLocation)
