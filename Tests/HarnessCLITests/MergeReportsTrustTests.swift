@@ -29,6 +29,10 @@ import HarnessSystem
         try manager.createSymbolicLink(atPath: shard + "/outside", withDestinationPath: fixture.folder + "/outside")
         try manager.createSymbolicLink(atPath: shard + "/files/secret.txt", withDestinationPath: "../../outside/secret.txt")
         try manager.createSymbolicLink(atPath: shard + "/files/again", withDestinationPath: ".")
+        // A socket: neither a regular file nor a folder (reading a FIFO would block the merge).
+        let socket = try Posix.makeUnixSocket()
+        defer { Posix.closeIgnoringErrors(socket) }
+        try Posix.bind(socket, path: shard + "/files/socket")
 
         let merged = try await runHarness(["merge-reports", "merged", "shard-1"], in: fixture.folder)
         #expect(merged.status == 0, "\(merged.stdout)\n\(merged.stderr)")
@@ -37,6 +41,20 @@ import HarnessSystem
             #expect(Posix.entryKind(ofPath: fixture.folder + "/merged/shard-1/" + link) == nil, "\(link) was copied")
             #expect(merged.stderr.contains("warning: skipped shard-1/\(link): a symbolic link"), "\(merged.stderr)")
         }
+        #expect(Posix.entryKind(ofPath: fixture.folder + "/merged/shard-1/files/socket") == nil)
+        #expect(merged.stderr.contains("warning: skipped shard-1/files/socket: not a regular file or folder"), "\(merged.stderr)")
+    }
+
+    @Test func aShardWhoseReportIsALinkIsLeftOut() async throws {
+        let fixture = try await makeShard()
+        defer { fixture.remove() }
+        try FileManager.default.moveItem(atPath: fixture.folder + "/shard-1/results.json", toPath: fixture.folder + "/outside/results.json")
+        try FileManager.default.createSymbolicLink(atPath: fixture.folder + "/shard-1/results.json",
+                                                   withDestinationPath: fixture.folder + "/outside/results.json")
+        let merged = try await runHarness(["merge-reports", "merged", "shard-1"], in: fixture.folder)
+        #expect(merged.status == 1, "\(merged.stdout)\n\(merged.stderr)")
+        #expect(merged.stderr.contains("left out \(fixture.folder)/shard-1: \(fixture.folder)/shard-1/results.json is a symbolic link"),
+                "\(merged.stderr)")
     }
 
     @Test func artifactPathsThatLeaveTheShardBecomeNoLinks() async throws {
