@@ -18,6 +18,11 @@ import TerminalEmulator
 /// still exits 1. A folder without a plan or a readable `results.json` is left out with a
 /// message (exit 1); a folder with a report but no plan (an older harness) is merged unchecked.
 /// Otherwise the exit status is 0, whatever the flows' results.
+///
+/// Shard folders are untrusted input (they come from jobs that ran the code under test):
+/// symbolic links and anything that leads out of a shard are skipped with a warning, artifact
+/// paths that leave the shard are no links, and an OUT that is, holds or lies inside a shard
+/// folder is refused before anything is written (``refuseOverlap(output:inputs:names:shownOutput:)``).
 enum MergeReportsCommand: Command {
     static let name = "merge-reports"
     static let operands = "OUT DIR..."
@@ -37,14 +42,22 @@ enum MergeReportsCommand: Command {
         let output = FlowPaths.join(currentDirectory, parsed.positional[0])
         let given = Array(parsed.positional.dropFirst())
         let inputs = given.map { FlowPaths.join(currentDirectory, $0) }
-        if inputs.contains(output) { throw CommandError.usage("OUT must not be one of the shard folders") }
         // Messages name the folders as given.
         let names = Dictionary(zip(inputs, given), uniquingKeysWith: { first, _ in first })
+        try refuseOverlap(output: output, inputs: inputs, names: names, shownOutput: parsed.positional[0])
 
         // Read every folder first: their plans and reports prove the run whole, or not.
         var found: [(input: String, report: RunReport?, plan: FlowRunPlan?)] = []
         var unreadable: [String] = []
         for input in inputs {
+            let linked = linkedReportFiles(in: input)
+            guard linked.isEmpty else {
+                // A report file that is a link would bring in whatever it points to.
+                HarnessCLI.printError("harness merge-reports: left out \(input): \(linked.joined(separator: ", ")) "
+                                      + "\(linked.count == 1 ? "is a symbolic link" : "are symbolic links") (shard folders are untrusted)")
+                unreadable.append(input)
+                continue
+            }
             let plan: FlowRunPlan?
             do {
                 plan = try FlowRunPlan.read(folder: input)
@@ -84,11 +97,19 @@ enum MergeReportsCommand: Command {
                 number += 1
             }
             do {
-                try copyArtifacts(from: input, to: FlowPaths.join(output, unique))
+                try copyArtifacts(from: input, shownAs: names[input] ?? input, to: FlowPaths.join(output, unique)) { warning in
+                    HarnessCLI.printError("harness merge-reports: warning: \(warning)")
+                }
             } catch {
                 throw CommandError.failure("cannot copy \(input) into \(output): \(error.localizedDescription)")
             }
-            parts.append((report, unique))
+            // Links to the shard's files stay inside its folder.
+            let kept = report.keepingArtifactLinksInside()
+            for path in kept.dropped {
+                HarnessCLI.printError("harness merge-reports: warning: \(names[input] ?? input): no link to \(path): "
+                                      + "an artifact path must be relative and stay inside the shard folder")
+            }
+            parts.append((kept.report, unique))
         }
         guard !parts.isEmpty else { throw CommandError.failure("no shard folder holds a results.json") }
         var report = RunReport.merged(parts, title: parsed.value("title") ?? "Flow run")
@@ -117,16 +138,5 @@ enum MergeReportsCommand: Command {
             throw CommandError.failure("cannot write the report in \(output): \(error.localizedDescription)")
         }
         return unreadable.isEmpty && check.isComplete ? 0 : 1
-    }
-
-    /// Copies a shard's folder into `destination` (replaced), leaving out its own report files.
-    static func copyArtifacts(from source: String, to destination: String) throws {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: destination) { try manager.removeItem(atPath: destination) }
-        try manager.createDirectory(atPath: destination, withIntermediateDirectories: true)
-        let skipped: Set<String> = [RunReportWriter.pageName, RunReportWriter.resultsName]
-        for name in try manager.contentsOfDirectory(atPath: source) where !skipped.contains(name) {
-            try manager.copyItem(atPath: FlowPaths.join(source, name), toPath: FlowPaths.join(destination, name))
-        }
     }
 }

@@ -1,12 +1,15 @@
 import Foundation
 import HarnessCore
 import HarnessFlows
+import HarnessSystem
 
 /// `harness snapshots [PATHS...] [--run DIR]... [--prune]` lists the snapshot references under
 /// PATHS that the runs no longer use, and removes them with `--prune`;
 /// `harness snapshots accept [NAMES...] [--run DIR]...` copies the actual snapshots a failed
 /// run left over their references. Both read the runs' snapshot ledgers (``SnapshotLedger``),
-/// judged by ``SnapshotReview`` (docs/SNAPSHOTS.md, "Lifecycle").
+/// judged by ``SnapshotReview`` (docs/SNAPSHOTS.md, "Lifecycle"). A ledger is untrusted input:
+/// accept writes only reference files in the `__Snapshots__` folders of the run's flows and
+/// tests, from actual snapshots inside the run's folder (``SnapshotReview/Change/acceptRefusal(runFolders:)``).
 ///
 /// Exit 0 when nothing is unused (or `--prune` removed it) and when everything asked for was
 /// accepted; 1 when unused references are listed, a name matches no changed snapshot, a file
@@ -156,11 +159,17 @@ enum SnapshotsCommand: Command {
         HarnessCLI.printLine("Accepting \(chosen.count) snapshot\(chosen.count == 1 ? "" : "s") from \(shownRuns):")
         var status: Int32 = 0
         for change in chosen {
+            // The ledger comes from the run's folder: only its references are written, only from it.
+            if let refusal = change.acceptRefusal(runFolders: runs) {
+                HarnessCLI.printError("harness snapshots: cannot accept \(change.reference): \(refusal)")
+                status = 1
+                continue
+            }
             var copied: [String] = []
             do {
                 try copy(change.actual, over: change.reference)
                 for companion in change.companions {
-                    guard let actual = companion.actual, FileManager.default.fileExists(atPath: actual) else { continue }
+                    guard let actual = companion.actual, Posix.entryKind(ofPath: actual) == .regularFile else { continue }
                     try copy(actual, over: companion.reference)
                     copied.append(URL(fileURLWithPath: companion.reference).pathExtension)
                 }

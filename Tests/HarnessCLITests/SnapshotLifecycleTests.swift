@@ -138,8 +138,12 @@ import Harness
             let section = try #require(RunReportBrowserTests.element(in: dom, from: "<div class=\"snapshot-change\"", to: "<p class=\"accept\">"))
             let sides = RunReportBrowserTests.elements(in: section, from: "<div class=\"side ", to: "</pre></div>")
             #expect(sides.count == 2)
-            #expect(sides.first?.contains("Expected") == true && sides.first?.contains("<svg") == true && sides.first?.contains("hello") == true)
-            #expect(sides.last?.contains("Actual") == true && sides.last?.contains("<svg") == true && sides.last?.contains("howdy") == true)
+            // Each picture an image of its SVG, then the text.
+            #expect(sides.first?.contains("Expected") == true && sides.first?.contains("hello") == true)
+            #expect(sides.last?.contains("Actual") == true && sides.last?.contains("howdy") == true)
+            let pictures = sides.compactMap { $0.firstMatch(of: /<img alt="[a-z]+ picture" src="data:image\/svg\+xml;base64,([^"]*)">/) }
+                .compactMap { Data(base64Encoded: String($0.1)).map { String(decoding: $0, as: UTF8.self) } }
+            #expect(pictures.count == 2 && pictures[0].contains("hello") && pictures[1].contains("howdy"))
         }
 
         // The report's command, run as it is written, accepts that snapshot and no other.

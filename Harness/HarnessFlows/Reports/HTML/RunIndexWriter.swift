@@ -6,8 +6,9 @@ import HarnessCore
 /// screen text, stub journal and bridge events. (`harness run` writes the full run report,
 /// ``RunReportPage``, instead.)
 ///
-/// The page is self-contained (inline CSS, no script); every text is escaped and every link
-/// is a relative path inside the folder.
+/// The page is self-contained (inline CSS, no script, a Content-Security-Policy that runs
+/// none); every text is escaped and every link is a relative path inside the folder (a path
+/// that leaves it, ``ArtifactLink/inside(_:)``, is left out).
 ///
 /// ```swift
 /// try RunIndexWriter.write(results, toFolder: "artifacts")
@@ -17,7 +18,7 @@ public enum RunIndexWriter {
     public static func html(results: [FlowResult], title: String = "Flow run", generatedAt: Date? = nil) -> String {
         let sorted = results.sorted { $0.path < $1.path }
         let summary = FlowRunSummary(sorted)
-        var out = HTMLPageHead.html(title: title, summary: summary.description, style: style)
+        var out = HTMLPageHead.html(title: title, summary: summary.description, style: style, allowsImagesFromFolder: true)
         out += """
         <h1>\(text(title))</h1>
         <p class="summary \(summary.succeeded ? "ok" : "bad")">\(text(summary.description))</p>
@@ -76,7 +77,7 @@ public enum RunIndexWriter {
             }
         }
         out += "</ol>\n"
-        let artifacts = result.artifacts
+        let artifacts = result.artifacts.keepingLinksInside().artifacts
         if let svg = artifacts.screenSVG {
             out += "<figure><img src=\"\(href(svg))\" alt=\"\(attribute("last screen of " + result.path))\">"
             out += "<figcaption>last screen</figcaption></figure>\n"

@@ -1,14 +1,16 @@
 import HarnessCore
 import TerminalEmulator
 extension RunReportPage {
-    /// The page's script: filters and search, the pictures drawn into a section when it opens,
-    /// the replay player, and the enlarged screen. When it is done it sets `data-ready` and
-    /// `data-load-ms` (milliseconds since navigation) on `<body>`.
+    /// The page's script: filters and search, the pictures shown in a section when it opens
+    /// (each frame an `<img>` of a `data:` URI, never markup), the replay player, and the
+    /// enlarged screen. When it is done it sets `data-ready` and `data-load-ms` (milliseconds
+    /// since navigation) on `<body>`. The page's policy allows it by its SHA-256, so it must be
+    /// written into the page exactly as it is here.
     static let script = #"""
     (function(){
     "use strict";
     var frames=JSON.parse(document.getElementById("frames").textContent);
-    function draw(el,i){el.innerHTML=frames[i]||"";}
+    function draw(el,i){el.textContent="";if(!frames[i])return;var img=document.createElement("img");img.alt="screen";img.src="data:image/svg+xml;charset=utf-8,"+encodeURIComponent(frames[i]);el.appendChild(img);}
     var zoom=document.getElementById("zoom"),zoomScreen=zoom.querySelector(".zoom-screen");
     function enlarge(i){draw(zoomScreen,i);zoom.hidden=false;}
     zoom.addEventListener("click",function(){zoom.hidden=true;});

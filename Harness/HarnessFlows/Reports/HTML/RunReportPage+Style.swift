@@ -59,7 +59,7 @@ extension RunReportPage {
     .timeline tr.current{outline:2px solid var(--accent);outline-offset:-2px}
     .value{color:#444}.http{font-weight:700;font-family:ui-monospace,monospace}.http.s2{color:var(--ok)}.http.s3{color:var(--accent)}.http.s4,.http.s5,.http.sx{color:var(--bad)}
     .thumb{display:block;width:120px;padding:0;border:1px solid var(--line);border-radius:3px;background:#000;cursor:zoom-in;line-height:0}
-    .thumb svg,.screen svg,.zoom-screen svg{width:100%;height:auto;display:block}
+    .thumb img,.screen img,.zoom-screen img{width:100%;height:auto;display:block}
     .player{position:sticky;top:150px;border:1px solid var(--line);border-radius:8px;padding:8px;background:var(--soft)}
     .player-head{font-weight:600;margin-bottom:6px}.player .screen{background:#000;border-radius:4px;overflow:hidden;min-height:60px;cursor:zoom-in}
     .controls{display:flex;gap:8px;align-items:center;margin-top:6px}.controls input{flex:1}.controls .clock,.controls .count{font-variant-numeric:tabular-nums;color:var(--dim);font-size:12px}

@@ -5,6 +5,11 @@ import TerminalEmulator
 /// The run report page (`index.html`): one self-contained file (inline style and script, no
 /// network) that says in a minute what broke, when and why.
 ///
+/// Everything it shows is data, never markup: texts are escaped, every picture (a screen, a
+/// snapshot's SVG) is an `<img>` of a `data:` URI, so an SVG's own script never runs, links
+/// are relative paths inside the report's folder, and a Content-Security-Policy lets only the
+/// page's own script run (``HTMLPageHead/contentSecurityPolicy(script:allowsImagesFromFolder:)``).
+///
 /// From top to bottom: the verdict and totals, which double as status filters, and a search
 /// box; every flow (failed and flaky first) with its time, attempts, history strip and "flaky
 /// over time" flag; the slowest flows; then, for every traced attempt (failed and flaky flows,
@@ -14,7 +19,8 @@ import TerminalEmulator
 /// player over the frames the harness's emulator drew from the recording.
 ///
 /// Screens are kept once in a table of unique SVG pictures (a JSON array in the page); the
-/// script draws them into the thumbnails and the player when a flow's section is opened.
+/// script shows them, as `<img>` elements of `data:` URIs, in the thumbnails and the player
+/// when a flow's section is opened.
 ///
 /// ```swift
 /// let html = RunReportPage.html(report)
@@ -33,7 +39,7 @@ public enum RunReportPage {
             return left != right ? left < right : lhs.element.path < rhs.element.path
         }
         let headline = report.incomplete == nil ? summary.description : "incomplete: " + summary.description
-        var out = HTMLPageHead.html(title: report.title, summary: headline, style: style + snapshotStyle)
+        var out = HTMLPageHead.html(title: report.title, summary: headline, style: style + snapshotStyle, script: script)
         out += header(report, summary: summary)
         out += "<main>\n"
         out += flowTable(report, ordered: ordered.map(\.offset))
@@ -290,7 +296,9 @@ public enum RunReportPage {
             ("recording (.cast)", artifacts.cast), ("last screen (SVG)", artifacts.screenSVG), ("last screen (text)", artifacts.screenText),
             ("stub journal", artifacts.journal), ("bridge events", artifacts.events), ("stdout", artifacts.stdout), ("stderr", artifacts.stderr),
         ]
-        let items = links.compactMap { label, path in path.map { "<a href=\"\(RunIndexWriter.href($0))\">\(text(label))</a>" } }
+        let items = links.compactMap { label, path in
+            path.flatMap(ArtifactLink.inside).map { "<a href=\"\(RunIndexWriter.href($0))\">\(text(label))</a>" }
+        }
         guard !items.isEmpty else { return "" }
         return "<p class=\"artifacts\">Files: " + items.joined(separator: " · ") + "</p>\n"
     }
