@@ -136,7 +136,7 @@ import HarnessCore
                     ])
                     #expect(posted.stdout.hasSuffix(status), "\(contentType) \(bodyFile): \(posted.stdout)")
                     if contentType == "application/json" {
-                        #expect(posted.stdout.contains(#"bodyFile: \"\#(bodyFile)\""#) && posted.stdout.contains("/stubs (body files must stay inside"),
+                        #expect(posted.stdout.contains(#"bodyFile: \"\#(bodyFile)\""#) && posted.stdout.contains("(body files must stay inside ") && posted.stdout.contains("/stubs)"),
                                 "\(posted.stdout)")
                     }
                     let read = try await curl(["-w", "\n%{http_code}", base + "/pw"])
