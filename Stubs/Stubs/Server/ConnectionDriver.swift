@@ -418,17 +418,18 @@ final class ConnectionDriver: Sendable {
         }
     }
 
-    /// The request timeout passed: an idle connection is closed; one in the middle of a
-    /// request is answered 408 and closed.
+    /// The request timeout passed: an idle connection is closed (gracefully, so a request the
+    /// client sent meanwhile ends in a FIN, not a reset); one in the middle of a request is
+    /// answered 408 and closed.
     private func requestTimedOut(_ connection: Connection) {
         guard connection.phase == .idle, connection.requestWait != .none else { return }
         let wasReading = connection.requestWait == .reading
         connection.requestWait = .none
+        connection.keepAlive = false
         guard wasReading else {
-            close(connection)
+            beginLingeringClose(connection)
             return
         }
-        connection.keepAlive = false
         connection.input.removeAll()
         connection.setSteps([
             .write(HTTPResponseSerializer.errorResponse(
