@@ -159,12 +159,14 @@ import HarnessCore
             #expect(try await curl([server.baseURL.absoluteString + "/page"]).stdout == "from files")
             #expect(try await server.stop() == .exited(0))
 
+            // The reader stub-server uses (run in process: a server that wrongly started would never exit).
             let bad = try writeFile(#"{"mappings": [{"request": {"path": "/b"}, "response": {"bodyFile": "../mappings/beside.txt"}}]}"#,
                                     at: "mappings/bad.json", in: folder.path)
-            let refused = try await runProduct("stub-server", ["--mappings", bad, "--files", files])
-            #expect(refused.status == 1)
-            #expect(refused.stdout.isEmpty)
-            #expect(refused.stderr.contains(#"$.mappings[0].response.bodyFile: "../mappings/beside.txt" leaves the folder"#), "\(refused.stderr)")
+            let refused = try #require(throws: StubMappingError.self) {
+                try StubMappingFile.load(URL(fileURLWithPath: bad), filesDirectory: URL(fileURLWithPath: files))
+            }
+            #expect(refused.description.contains(#"$.mappings[0].response.bodyFile: "../mappings/beside.txt" leaves the folder"#),
+                    "\(refused)")
         }
     }
 
