@@ -7,8 +7,8 @@ import HarnessSystem
 /// The listener is watched for readability (accepting what is waiting); each connection is a
 /// watch whose interest follows what it needs (reading while it may take input, writing while
 /// output waits for buffer space). Sockets are non-blocking, so a stalled client never blocks
-/// the others. Delays, slow bodies, lingering closes and the pause after running out of
-/// descriptors are timers of the loop; nothing sleeps.
+/// the others. Delays, slow bodies, lingering closes, request timeouts and the pause after
+/// running out of descriptors are timers of the loop; nothing sleeps.
 ///
 /// Loop-owned state: everything below marked so is read and written only on the loop (each
 /// entry point, a handler, a timer or a job, checks it with `preconditionInLoop()`), the way
