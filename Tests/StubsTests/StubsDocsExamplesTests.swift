@@ -52,4 +52,31 @@ import TestSupport
             #expect(output.stdout.contains(#""reset" : true"#))
         }
     }
+
+    /// The refusals shown under "Body files" are what the reader says (with the docs' folders).
+    @Test func theBodyFileRefusalsAreTheReadersWords() async throws {
+        let documented = try #require(try Self.blocks("").first { $0.heading == "Body files" })
+        try await withTemporaryDirectory { folder in
+            try writeFile("secret", at: "secret.txt", in: folder.path)
+            let file = try writeFile(
+                #"{"mappings": [{"request": {}, "response": {"bodyFile": "/etc/passwd"}}, "#
+                + #"{"request": {}, "response": {"bodyFile": "../secret.txt"}}, {"request": {}, "response": {"bodyFile": "link.txt"}}]}"#,
+                at: "stubs/stubs.json", in: folder.path)
+            try FileManager.default.createSymbolicLink(atPath: folder.path + "/stubs/link.txt", withDestinationPath: "../secret.txt")
+            let error = try #require(throws: StubMappingError.self) { try StubMappingFile.load(URL(fileURLWithPath: file)) }
+            let root = try StubBodyFile("stubs.json", inside: URL(fileURLWithPath: folder.path + "/stubs")).root
+            let realSecret = root.replacingOccurrences(of: "/stubs", with: "/secret.txt", options: .backwards)
+            let said = error.description
+                .replacingOccurrences(of: file, with: "stubs.json")
+                .replacingOccurrences(of: realSecret, with: "/home/me/secret.txt")
+                .replacingOccurrences(of: root, with: "/srv/stubs")
+            #expect(said == documented.lines.joined(separator: "\n"))
+        }
+    }
+
+    @Test func theNotLoopbackRefusalIsTheServersWords() async throws {
+        let documented = try #require(try Self.blocks("").first { $0.heading == "Standalone: `stub-server`" && $0.text.contains("refusing") })
+        let output = try await runProduct("stub-server", ["--mappings", "stubs.json", "--host", "0.0.0.0"])
+        #expect(output.stderr.components(separatedBy: "\n").first == documented.lines.first)
+    }
 }
