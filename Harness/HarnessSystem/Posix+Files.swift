@@ -79,6 +79,14 @@ extension Posix {
         return bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
+    /// The canonical absolute path of `path` (`realpath(3)`): every symbolic link, `.` and `..`
+    /// resolved. Throws when a component is missing or cannot be searched.
+    package static func realPath(_ path: String) throws(SystemError) -> String {
+        guard let pointer = realpath(path, nil) else { throw SystemError(operation: "realpath \(path)", errno: errno) }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
     /// Removes a file, ignoring errors (a socket path left by a listener).
     package static func removeFile(_ path: String) { _ = unlink(path) }
 

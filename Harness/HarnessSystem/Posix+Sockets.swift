@@ -132,6 +132,15 @@ extension Posix {
         (try? withSocketAddress(family, host: host, port: 0) { _, _ in }) != nil
     }
 
+    /// Whether `host` is a numeric loopback address: IPv4 127.0.0.0/8 or IPv6 `::1` (any spelling).
+    package static func isLoopbackAddress(_ host: String) -> Bool {
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, host, &ipv4) == 1 { return UInt32(bigEndian: ipv4.s_addr) >> 24 == 127 }
+        var ipv6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &ipv6) == 1 else { return false }
+        return withUnsafeBytes(of: &ipv6) { Array($0) } == Array(repeating: 0, count: 15) + [1]
+    }
+
     /// Runs `body` with a socket address for `family`, `host` (numeric) and `port`.
     package static func withSocketAddress<Result>(
         _ family: Family, host: String, port: UInt16,

@@ -1,7 +1,7 @@
 import Foundation
 import HarnessSystem
 
-/// An HTTP/1.1 stub server for tests, listening on loopback: WireMock in Swift.
+/// An HTTP/1.1 stub server for tests, listening on loopback only: WireMock in Swift.
 ///
 /// ```swift
 /// let server = try StubServer()                       // 127.0.0.1, ephemeral port, already listening
@@ -30,19 +30,28 @@ public final class StubServer: Sendable {
         public var enablesAdminAPI: Bool
         /// How long a closing connection waits for the client's FIN before closing anyway.
         public var lingerTimeout: Duration
-        /// Where `bodyFile` paths of mappings added through the admin API are resolved.
-        public var mappingBaseDirectory: URL?
+        /// The folder `bodyFile` paths of mappings added through the admin API are relative to
+        /// and must stay inside; nil (the default) refuses `bodyFile` there.
+        public var filesDirectory: URL?
+        /// How long a connection may take to send a whole request (head and body), counted from
+        /// its first byte, and how long it may stay idle between requests: past it, a partial
+        /// request is answered 408 and an idle connection is closed.
+        public var requestTimeout: Duration
+        /// Whether a host that is not loopback may be listened on (only `stub-server
+        /// --allow-remote` sets it; tests listen on loopback).
+        package var allowsRemoteClients = false
 
         /// Creates options; every argument has a sensible default.
         public init(
             maxBodyBytes: Int = 8 * 1024 * 1024, maxHeaderBytes: Int = 64 * 1024, enablesAdminAPI: Bool = false,
-            lingerTimeout: Duration = .seconds(2), mappingBaseDirectory: URL? = nil
+            lingerTimeout: Duration = .seconds(2), filesDirectory: URL? = nil, requestTimeout: Duration = .seconds(30)
         ) {
             self.maxBodyBytes = maxBodyBytes
             self.maxHeaderBytes = maxHeaderBytes
             self.enablesAdminAPI = enablesAdminAPI
             self.lingerTimeout = lingerTimeout
-            self.mappingBaseDirectory = mappingBaseDirectory
+            self.filesDirectory = filesDirectory
+            self.requestTimeout = requestTimeout
         }
     }
 
@@ -60,7 +69,9 @@ public final class StubServer: Sendable {
     private let stopped = Locked(false)
 
     /// Starts listening on `host`:`port` (0 picks a free port) and serving at once.
+    /// - Throws: `StubServerError.notLoopback` for a host that is not loopback (127.0.0.0/8 or ::1).
     public init(host: StubHost = .loopbackIPv4, port: UInt16 = 0, options: Options = Options()) throws {
+        guard host.isLoopback || options.allowsRemoteClients else { throw StubServerError.notLoopback(host.address) }
         let fd: Int32
         let boundPort: UInt16
         do throws(SystemError) {
@@ -80,7 +91,9 @@ public final class StubServer: Sendable {
         }
         let core = StubServerCore(options: options)
         let limits = HTTPRequestParser.Limits(maxHeaderBytes: options.maxHeaderBytes, maxBodyBytes: options.maxBodyBytes)
-        let driver = ConnectionDriver(listener: fd, handler: core, limits: limits, lingerTimeout: options.lingerTimeout)
+        let driver = ConnectionDriver(
+            listener: fd, handler: core, limits: limits, lingerTimeout: options.lingerTimeout,
+            requestTimeout: options.requestTimeout)
         // Weak: the driver holds the core; a stub removed after the server is gone releases nothing.
         core.whenStubsRemoved { [weak driver] ids in driver?.releaseHangs(ids) }
         self.core = core

@@ -2,21 +2,35 @@ import Foundation
 import HarnessSystem
 import Stubs
 
-/// `stub-server --mappings FILE.json [--host 127.0.0.1] [--port 0]`
+/// `stub-server --mappings FILE.json [--files DIR] [--host 127.0.0.1] [--port 0] [--no-admin]
+/// [--request-timeout SECONDS] [--allow-remote]`
 ///
-/// Validates the mapping file, starts serving it with the admin API, prints the base URL as the
-/// first line of stdout once it accepts connections, and stops cleanly (exit 0) on SIGINT/SIGTERM.
+/// Validates the mapping file, starts serving it (with the admin API unless `--no-admin`), prints
+/// the base URL as the first line of stdout once it accepts connections, and stops cleanly
+/// (exit 0) on SIGINT/SIGTERM.
 struct StubServerCommand {
     var mappings: URL
+    var files: URL?
     var host = StubHost.loopbackIPv4
     var port: UInt16 = 0
+    var admin = true
+    var allowRemote = false
+    var requestTimeout: Duration = .seconds(30)
 
     static let usage = """
-        usage: stub-server --mappings FILE.json [--host 127.0.0.1] [--port 0]
+        usage: stub-server --mappings FILE.json [--files DIR] [--host 127.0.0.1] [--port 0]
+                           [--no-admin] [--request-timeout SECONDS] [--allow-remote]
 
-          --mappings FILE   the stubs to serve (format: docs/STUBS.md)
-          --host ADDRESS    numeric address to listen on (default 127.0.0.1; ::1 for IPv6)
-          --port PORT       port to listen on (default 0: a free port)
+          --mappings FILE          the stubs to serve (format: docs/STUBS.md)
+          --files DIR              the folder bodyFile paths are relative to and must stay inside
+                                   (default: the mapping file's folder)
+          --host ADDRESS           numeric loopback address to listen on (default 127.0.0.1; ::1 for IPv6)
+          --port PORT              port to listen on (default 0: a free port)
+          --no-admin               no admin API: /__admin/ paths are ordinary requests
+          --request-timeout SECS   how long a client may take to send a request, and may stay
+                                   idle between requests (default 30)
+          --allow-remote           allow a --host that is not loopback (other machines can then
+                                   reach the stubs and the files they serve)
 
         Prints the base URL (http://HOST:PORT) as the first line of stdout once it accepts
         connections. The admin API is under /__admin/. SIGINT or SIGTERM stop it with exit 0.
@@ -25,8 +39,7 @@ struct StubServerCommand {
     /// Parses the arguments; throws a usage message.
     static func parse(_ arguments: [String]) throws -> StubServerCommand {
         var mappings: URL?
-        var host = StubHost.loopbackIPv4
-        var port: UInt16 = 0
+        var command = StubServerCommand(mappings: URL(fileURLWithPath: "/"))
         var index = 0
         func value(_ flag: String) throws -> String {
             index += 1
@@ -37,13 +50,22 @@ struct StubServerCommand {
             let argument = arguments[index]
             switch argument {
             case "--mappings": mappings = URL(fileURLWithPath: try value(argument))
+            case "--files": command.files = URL(fileURLWithPath: try value(argument))
             case "--host":
                 let text = try value(argument)
-                do { host = try StubHost(text) } catch { throw UsageError(message: "\(error)") }
+                do { command.host = try StubHost(text) } catch { throw UsageError(message: "\(error)") }
             case "--port":
                 let text = try value(argument)
                 guard let number = UInt16(text) else { throw UsageError(message: "--port expects 0-65535, got \(text)") }
-                port = number
+                command.port = number
+            case "--no-admin": command.admin = false
+            case "--allow-remote": command.allowRemote = true
+            case "--request-timeout":
+                let text = try value(argument)
+                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                    throw UsageError(message: "--request-timeout expects seconds, more than 0 and at most 86400, got \(text)")
+                }
+                command.requestTimeout = .milliseconds(max(1, Int64((seconds * 1000).rounded())))
             case "-h", "--help":
                 throw UsageError(message: nil)
             default:
@@ -52,7 +74,15 @@ struct StubServerCommand {
             index += 1
         }
         guard let mappings else { throw UsageError(message: "--mappings FILE.json is required") }
-        return StubServerCommand(mappings: mappings, host: host, port: port)
+        command.mappings = mappings
+        if let files = command.files, Posix.fileStatus(ofPath: files.path)?.isDirectory != true {
+            throw UsageError(message: "--files \(files.path): no such folder")
+        }
+        if !command.host.isLoopback && !command.allowRemote {
+            throw UsageError(message: "refusing to listen on \(command.host): it is not a loopback address, so other "
+                + "machines could use the stubs and read the files they serve; pass --allow-remote to do it anyway")
+        }
+        return command
     }
 
     struct UsageError: Error {
@@ -91,7 +121,7 @@ do {
 
 let mappings: [StubMapping]
 do {
-    mappings = try StubMappingFile.load(command.mappings)
+    mappings = try StubMappingFile.load(command.mappings, filesDirectory: command.files)
 } catch {
     writeError("stub-server: invalid mapping file\n\(error)")
     exit(1)
@@ -99,12 +129,19 @@ do {
 
 Posix.ignoreSignal(SIGPIPE)
 
+if command.allowRemote && !command.host.isLoopback {
+    writeError("stub-server: warning: listening on \(command.host), which is not loopback (--allow-remote): other "
+        + "machines can use the stubs and read their body files"
+        + (command.admin ? ", and the admin API trusts the Host header they send; add --no-admin" : ""))
+}
+
 let server: StubServer
 do {
-    server = try StubServer(
-        host: command.host, port: command.port,
-        options: .init(enablesAdminAPI: true, mappingBaseDirectory: command.mappings.deletingLastPathComponent())
-    )
+    var options = StubServer.Options(
+        enablesAdminAPI: command.admin, filesDirectory: command.files ?? command.mappings.deletingLastPathComponent(),
+        requestTimeout: command.requestTimeout)
+    options.allowsRemoteClients = command.allowRemote
+    server = try StubServer(host: command.host, port: command.port, options: options)
 } catch {
     writeError("stub-server: \(error)")
     exit(1)

@@ -7,7 +7,7 @@ import Testing
 
     private func issues(_ json: String) -> [String] {
         do {
-            _ = try StubMappingFile.parse(Data(json.utf8), source: "test.json", baseDirectory: base)
+            _ = try StubMappingFile.parse(Data(json.utf8), source: "test.json", filesDirectory: base)
             return []
         } catch let error as StubMappingError {
             return error.issues.map(\.description)
@@ -27,11 +27,12 @@ import Testing
         #expect(mappings[6].uses == 1)
         #expect(mappings[4].behaviour == .hang)
         #expect(mappings[5].behaviour == .delayed(.milliseconds(10), .closeConnection))
-        guard case .respond(let todos) = mappings[0].behaviour.kind, case .file(let url) = todos.body else {
+        guard case .respond(let todos) = mappings[0].behaviour.kind, case .bodyFile(let file) = todos.body else {
             Issue.record("bodyFile should become a file body")
             return
         }
-        #expect(url.lastPathComponent == "todos.json")
+        #expect(file.path == "todos.json")
+        #expect(try file.resolve().hasSuffix("/Fixtures/todos.json"))
         #expect(todos.headers["Content-Type"] == "application/json")
     }
 
@@ -84,7 +85,7 @@ import Testing
             })
             encoded = .object(root)
         }
-        let reread = try StubMappingFile.parse(Data(encoded.jsonText.utf8), source: "listing", baseDirectory: base)
+        let reread = try StubMappingFile.parse(Data(encoded.jsonText.utf8), source: "listing", filesDirectory: base)
         #expect(reread == mappings)
     }
 }

@@ -62,13 +62,13 @@ import HarnessCore
         }
         #expect(list.count == 7)
 
-        let added = try await curl(["-X", "POST", "-w", "\n%{http_code}", "-d",
+        let added = try await curl(["-X", "POST", "-w", "\n%{http_code}", "-H", "Content-Type: application/json", "-d",
                               #"{"id": "added", "request": {"method": "GET", "path": "/new"}, "response": {"status": 202, "body": "new"}}"#,
                               admin + "/mappings"])
         #expect(added.stdout.hasSuffix("201"), "\(added.stdout)")
         #expect(try await curl(["-w", " %{http_code}", server.baseURL.absoluteString + "/new"]).stdout == "new 202")
 
-        let invalid = try await curl(["-X", "POST", "-w", "\n%{http_code}", "-d", #"{"request": {"path": "/x"}, "response": {"status": 9000}}"#, admin + "/mappings"])
+        let invalid = try await curl(["-X", "POST", "-w", "\n%{http_code}", "-H", "Content-Type: application/json", "-d", #"{"request": {"path": "/x"}, "response": {"status": 9000}}"#, admin + "/mappings"])
         #expect(invalid.stdout.hasSuffix("400"))
         #expect(invalid.stdout.contains("$.response.status: expected an integer from 100 to 599, found 9000"))
 
@@ -106,11 +106,107 @@ import HarnessCore
         }
     }
 
-    @Test(arguments: [["--port", "x"], ["--bogus"], [], ["--mappings", "/nonexistent/m.json"], ["--mappings", "m.json", "--host", "example.com"]])
+    @Test(arguments: [
+        ["--port", "x"], ["--bogus"], [], ["--mappings", "/nonexistent/m.json"], ["--mappings", "m.json", "--host", "example.com"],
+        ["--mappings", "m.json", "--request-timeout", "0"], ["--mappings", "m.json", "--request-timeout", "x"],
+        ["--mappings", "m.json", "--files", "/nonexistent-folder"],
+    ])
     func badArgumentsFail(arguments: [String]) async throws {
         let output = try await runProduct("stub-server", arguments)
         #expect(output.status != 0)
         #expect(!output.stderr.isEmpty)
         #expect(output.stdout.isEmpty)
+    }
+
+    // MARK: - Who can reach it, and what it serves
+
+    /// The attack: any local program (or a web page) POSTs a mapping whose bodyFile is a secret
+    /// outside the mapping file's folder, then GETs it.
+    @Test func aMappingCannotServeAFileOutsideTheMappingFolder() async throws {
+        try await withTemporaryDirectory { folder in
+            let mappingFile = try writeFile(#"{"mappings": []}"#, at: "stubs/mappings.json", in: folder.path)
+            let secret = try writeFile("TOP SECRET", at: "secret.txt", in: folder.path)
+            let server = try await Self.start(["--mappings", mappingFile])
+            let base = server.baseURL.absoluteString
+            for (contentType, status) in [("text/plain", "415"), ("application/json", "400")] {
+                for bodyFile in [secret, "../secret.txt", "/proc/self/environ"] {
+                    let posted = try await curl([
+                        "-H", "Content-Type: \(contentType)", "-w", "\n%{http_code}",
+                        "-d", #"{"request": {"path": "/pw"}, "response": {"bodyFile": "\#(bodyFile)"}}"#, base + "/__admin/mappings",
+                    ])
+                    #expect(posted.stdout.hasSuffix(status), "\(contentType) \(bodyFile): \(posted.stdout)")
+                    if contentType == "application/json" {
+                        #expect(posted.stdout.contains(#"bodyFile: \"\#(bodyFile)\""#) && posted.stdout.contains("(body files must stay inside ") && posted.stdout.contains("/stubs)"),
+                                "\(posted.stdout)")
+                    }
+                    let read = try await curl(["-w", "\n%{http_code}", base + "/pw"])
+                    #expect(read.stdout.hasSuffix("404") && !read.stdout.contains("TOP SECRET"), "\(read.stdout)")
+                }
+            }
+            #expect(try await server.stop() == .exited(0))
+        }
+    }
+
+    /// `--files DIR`: bodyFile paths are relative to DIR and stay inside it.
+    @Test func bodyFilesComeFromTheFilesFolder() async throws {
+        try await withTemporaryDirectory { folder in
+            try writeFile("from files", at: "files/page.txt", in: folder.path)
+            try writeFile("beside the mappings", at: "mappings/beside.txt", in: folder.path)
+            let good = try writeFile(#"{"mappings": [{"request": {"path": "/page"}, "response": {"bodyFile": "page.txt"}}]}"#,
+                                     at: "mappings/good.json", in: folder.path)
+            let files = folder.appendingPathComponent("files").path
+            let server = try await Self.start(["--mappings", good, "--files", files])
+            #expect(try await curl([server.baseURL.absoluteString + "/page"]).stdout == "from files")
+            #expect(try await server.stop() == .exited(0))
+
+            // The reader stub-server uses (run in process: a server that wrongly started would never exit).
+            let bad = try writeFile(#"{"mappings": [{"request": {"path": "/b"}, "response": {"bodyFile": "../mappings/beside.txt"}}]}"#,
+                                    at: "mappings/bad.json", in: folder.path)
+            let refused = try #require(throws: StubMappingError.self) {
+                try StubMappingFile.load(URL(fileURLWithPath: bad), filesDirectory: URL(fileURLWithPath: files))
+            }
+            #expect(refused.description.contains(#"$.mappings[0].response.bodyFile: "../mappings/beside.txt" leaves the folder"#),
+                    "\(refused)")
+        }
+    }
+
+    @Test func noAdminMakesAdminPathsOrdinaryRequests() async throws {
+        let server = try await Self.start(["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path, "--no-admin"])
+        let listed = try await curl(["-w", "\n%{http_code}", server.baseURL.absoluteString + "/__admin/mappings"])
+        #expect(listed.stdout.hasPrefix("No stub matched this request."), "\(listed.stdout)")
+        #expect(listed.stdout.hasSuffix("404"))
+        #expect(try await server.stop() == .exited(0))
+    }
+
+    @Test(arguments: ["0.0.0.0", "::", "192.0.2.1"])
+    func aHostThatIsNotLoopbackNeedsAllowRemote(host: String) async throws {
+        let output = try await runProduct("stub-server", ["--mappings", "/nonexistent/m.json", "--host", host])
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.hasPrefix("stub-server: refusing to listen on \(host): it is not a loopback address"), "\(output.stderr)")
+        #expect(output.stderr.contains("pass --allow-remote"))
+    }
+
+    @Test func allowRemoteListensEverywhereAndWarns() async throws {
+        let server = try await Self.start(
+            ["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path, "--host", "0.0.0.0", "--allow-remote"])
+        #expect(server.baseURL.host == "0.0.0.0")
+        #expect(try await server.stop() == .exited(0))
+        let errors = String(decoding: server.session.standardErrorSoFar, as: UTF8.self)
+        #expect(errors.hasPrefix("stub-server: warning: listening on 0.0.0.0, which is not loopback (--allow-remote)"), "\(errors)")
+        #expect(errors.contains("add --no-admin"))
+    }
+
+    @Test func requestTimeoutAnswers408ToAPartialRequest() async throws {
+        let server = try await Self.start(
+            ["--mappings", Self.fixtures.appendingPathComponent("mappings.json").path, "--request-timeout", "0.1"])
+        let url = server.baseURL
+        let response = try await offPool { () -> RawClient.Response in
+            let client = try RawClient(host: StubHost(url.host ?? "127.0.0.1"), port: UInt16(url.port ?? 80))
+            try client.send("GET /todos HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaa")
+            return try client.readResponse(timeout: StubServerProcess.patience)
+        }
+        #expect(response.status == 408)
+        #expect(try await server.stop() == .exited(0))
     }
 }

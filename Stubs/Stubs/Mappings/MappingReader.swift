@@ -2,10 +2,11 @@ import Foundation
 
 /// Walks mapping JSON, converting it to stubs and collecting every problem with its JSON path.
 struct MappingReader {
-    let baseDirectory: URL
+    /// The folder `bodyFile` paths are relative to and must stay inside; nil refuses `bodyFile`.
+    let filesDirectory: URL?
     private(set) var issues: [StubMappingError.Issue] = []
 
-    init(baseDirectory: URL) { self.baseDirectory = baseDirectory }
+    init(filesDirectory: URL?) { self.filesDirectory = filesDirectory }
 
     private mutating func problem(_ path: String, _ text: String) {
         issues.append(.init(path: path, problem: text))
@@ -288,15 +289,14 @@ struct MappingReader {
                 if !stub.headers.contains("Content-Type") { stub.headers.add("Content-Type", "application/json") }
             default:
                 if let file = string(value, at: "\(path).bodyFile") {
-                    let url = file.hasPrefix("/") ? URL(fileURLWithPath: file)
-                        : baseDirectory.appendingPathComponent(file).standardizedFileURL
-                    var isDirectory: ObjCBool = false
-                    if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) || isDirectory.boolValue {
-                        problem("\(path).bodyFile", "no such file: \(url.path)")
-                    }
-                    stub.body = .file(url)
-                    if !stub.headers.contains("Content-Type") {
-                        stub.headers.add("Content-Type", StubResponse.contentType(forExtension: url.pathExtension))
+                    do throws(StubBodyFileError) {
+                        guard let filesDirectory else { throw StubBodyFileError(path: file, root: "", problem: .noRoot) }
+                        stub.body = .bodyFile(try StubBodyFile(file, inside: filesDirectory))
+                        if !stub.headers.contains("Content-Type") {
+                            stub.headers.add("Content-Type", StubResponse.contentType(forExtension: URL(fileURLWithPath: file).pathExtension))
+                        }
+                    } catch {
+                        problem("\(path).bodyFile", error.description)
                     }
                 }
             }

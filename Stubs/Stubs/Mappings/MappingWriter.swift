@@ -91,6 +91,7 @@ enum MappingWriter {
                 object["base64Body"] = .string(data.base64EncodedString())
             }
         case .file(let url): object["bodyFile"] = .string(url.path)
+        case .bodyFile(let file): object["bodyFile"] = .string(file.path)
         }
         if let chunkSize = response.chunkSize { object["chunked"] = .number(Double(chunkSize)) }
         if let delay = response.delay { object["delayMs"] = .number(Double(delay.clampedNanoseconds / 1_000_000)) }

@@ -7,32 +7,34 @@ import Foundation
 ///                "response": {"status": 200, "bodyFile": "todos.json"}}]}
 /// ```
 public enum StubMappingFile {
-    /// Reads, validates and converts `url`. `bodyFile` paths are relative to the file's folder.
+    /// Reads, validates and converts `url`. `bodyFile` paths are relative to `filesDirectory`
+    /// (by default the file's folder) and must stay inside it (`StubBodyFile`).
     /// - Throws: `StubMappingError` naming the file, the JSON path and the problem.
-    public static func load(_ url: URL) throws -> [StubMapping] {
+    public static func load(_ url: URL, filesDirectory: URL? = nil) throws -> [StubMapping] {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw StubMappingError(source: url.path, issues: [.init(path: "$", problem: "cannot read the file: \(error.localizedDescription)")])
         }
-        return try parse(data, source: url.path, baseDirectory: url.deletingLastPathComponent())
+        return try parse(data, source: url.path, filesDirectory: filesDirectory ?? url.deletingLastPathComponent())
     }
 
-    /// Validates and converts mapping-file JSON (`{"mappings": [...]}`).
-    public static func parse(_ data: Data, source: String, baseDirectory: URL) throws -> [StubMapping] {
+    /// Validates and converts mapping-file JSON (`{"mappings": [...]}`). `bodyFile` paths are
+    /// relative to `filesDirectory` and must stay inside it; with nil, `bodyFile` is refused.
+    public static func parse(_ data: Data, source: String, filesDirectory: URL?) throws -> [StubMapping] {
         let json = try parseJSON(data, source: source)
-        var reader = MappingReader(baseDirectory: baseDirectory)
+        var reader = MappingReader(filesDirectory: filesDirectory)
         let mappings = reader.readFile(json)
         if !reader.issues.isEmpty { throw StubMappingError(source: source, issues: reader.issues) }
         return mappings
     }
 
     /// Validates and converts one mapping object, or `{"mappings": [...]}` (admin API).
-    static func parseAdminMappings(_ data: Data, baseDirectory: URL) throws -> [StubMapping] {
+    static func parseAdminMappings(_ data: Data, filesDirectory: URL?) throws -> [StubMapping] {
         let source = "admin request"
         let json = try parseJSON(data, source: source)
-        var reader = MappingReader(baseDirectory: baseDirectory)
+        var reader = MappingReader(filesDirectory: filesDirectory)
         let mappings: [StubMapping]
         if case .object(let object) = json, object["mappings"] != nil {
             mappings = reader.readFile(json)

@@ -71,6 +71,8 @@ final class Connection {
     /// The one timer a connection can have, and what it does when it fires.
     var timer: EventLoop.Timer?
     var deadlineAction: DeadlineAction = .resume
+    /// How far the next request has come while the connection waits for it (`.idle` phase).
+    var requestWait: RequestWait = .none
 
     /// What a connection's timer does.
     enum DeadlineAction {
@@ -78,6 +80,20 @@ final class Connection {
         case resume
         /// Give up waiting for the client's FIN and close.
         case lingerExpired
+        /// The request timeout passed while waiting for a request (see `requestWait`).
+        case requestTimedOut
+    }
+
+    /// The stages of waiting for a request, each with its own deadline: once bytes of a request
+    /// arrived, its deadline is not moved again until the request is complete, so a client that
+    /// trickles a byte at a time is cut off as surely as a silent one.
+    enum RequestWait: Equatable {
+        /// Not waiting (answering, hanging, closing).
+        case none
+        /// No byte of the next request yet: the idle deadline runs.
+        case idle
+        /// Part of a request arrived: the deadline for the whole request runs.
+        case reading
     }
 
     init(id: UInt64, fd: Int32, limits: HTTPRequestParser.Limits) {

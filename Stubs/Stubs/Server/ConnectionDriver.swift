@@ -7,8 +7,8 @@ import HarnessSystem
 /// The listener is watched for readability (accepting what is waiting); each connection is a
 /// watch whose interest follows what it needs (reading while it may take input, writing while
 /// output waits for buffer space). Sockets are non-blocking, so a stalled client never blocks
-/// the others. Delays, slow bodies, lingering closes and the pause after running out of
-/// descriptors are timers of the loop; nothing sleeps.
+/// the others. Delays, slow bodies, lingering closes, request timeouts and the pause after
+/// running out of descriptors are timers of the loop; nothing sleeps.
 ///
 /// Loop-owned state: everything below marked so is read and written only on the loop (each
 /// entry point, a handler, a timer or a job, checks it with `preconditionInLoop()`), the way
@@ -19,6 +19,7 @@ final class ConnectionDriver: Sendable {
     private let handler: any RequestHandling
     private let limits: HTTPRequestParser.Limits
     private let lingerNanoseconds: UInt64
+    private let requestTimeout: Duration
     /// Open client connections (for `StubServer.openConnectionCount` and leak tests).
     let gauge = ConnectionGauge()
 
@@ -35,13 +36,14 @@ final class ConnectionDriver: Sendable {
     /// Takes ownership of a listening, non-blocking socket; serves it once ``start()`` ran.
     init(
         listener: Int32, handler: any RequestHandling, limits: HTTPRequestParser.Limits, lingerTimeout: Duration,
-        loop: EventLoop = .shared
+        requestTimeout: Duration, loop: EventLoop = .shared
     ) {
         self.loop = loop
         self.listener = listener
         self.handler = handler
         self.limits = limits
         self.lingerNanoseconds = lingerTimeout.clampedNanoseconds
+        self.requestTimeout = requestTimeout
     }
 
     /// Starts watching the listener. Connections that arrive before are waiting in its backlog.
@@ -107,6 +109,7 @@ final class ConnectionDriver: Sendable {
             connection.watch = loop.watch(fd, for: .readable) { [self] events in connectionReady(id, events) }
             connections[id] = connection
             gauge.add(1)
+            awaitRequest(connection)
         }
     }
 
@@ -159,6 +162,8 @@ final class ConnectionDriver: Sendable {
                 connection.phase = .responding
                 drive(connection)
             }
+        case .requestTimedOut:
+            requestTimedOut(connection)
         }
         updateInterest(connection)
     }
@@ -364,9 +369,14 @@ final class ConnectionDriver: Sendable {
                 }
             case .idle:
                 guard let event = connection.parser.next(in: &connection.input) else {
-                    if connection.peerClosed { close(connection) }
+                    if connection.peerClosed {
+                        close(connection)
+                    } else {
+                        awaitRequest(connection)
+                    }
                     return
                 }
+                if case .expectContinue = event {} else { stopAwaitingRequest(connection) }
                 switch event {
                 case .expectContinue:
                     connection.output = HTTPResponseSerializer.continueResponse
@@ -384,6 +394,50 @@ final class ConnectionDriver: Sendable {
                 }
             }
         }
+    }
+
+    // MARK: - The request timeout
+
+    /// Arms the connection's timer for the stage of waiting it is in (idle, or reading a
+    /// request), unless it already runs for that stage: bytes that trickle in never move it.
+    private func awaitRequest(_ connection: Connection) {
+        let reading = connection.requestWait == .reading || connection.parser.isMidRequest || !connection.input.isEmpty
+        let stage: Connection.RequestWait = reading ? .reading : .idle
+        guard stage != connection.requestWait else { return }
+        connection.requestWait = stage
+        schedule(.requestTimedOut, for: connection, after: requestTimeout.clampedNanoseconds)
+    }
+
+    /// A whole request (or a malformed one) arrived: its deadline no longer applies.
+    private func stopAwaitingRequest(_ connection: Connection) {
+        guard connection.requestWait != .none else { return }
+        connection.requestWait = .none
+        if connection.deadlineAction == .requestTimedOut, let timer = connection.timer {
+            loop.cancel(timer)
+            connection.timer = nil
+        }
+    }
+
+    /// The request timeout passed: an idle connection is closed (gracefully, so a request the
+    /// client sent meanwhile ends in a FIN, not a reset); one in the middle of a request is
+    /// answered 408 and closed.
+    private func requestTimedOut(_ connection: Connection) {
+        guard connection.phase == .idle, connection.requestWait != .none else { return }
+        let wasReading = connection.requestWait == .reading
+        connection.requestWait = .none
+        connection.keepAlive = false
+        guard wasReading else {
+            beginLingeringClose(connection)
+            return
+        }
+        connection.input.removeAll()
+        connection.setSteps([
+            .write(HTTPResponseSerializer.errorResponse(
+                status: 408, message: "the request was not complete within the request timeout of \(requestTimeout)")),
+            .finish,
+        ])
+        connection.phase = .responding
+        drive(connection)
     }
 
     /// Shuts down our side and discards input until the client closes or the linger timeout passes,

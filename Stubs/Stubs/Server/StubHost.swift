@@ -32,6 +32,9 @@ public struct StubHost: Sendable, Hashable, CustomStringConvertible {
 
     var family: Posix.Family { isIPv6 ? .ipv6 : .ipv4 }
 
+    /// Whether only this machine can connect to it: 127.0.0.0/8 or ::1.
+    public var isLoopback: Bool { Posix.isLoopbackAddress(address) }
+
     /// The address as it appears in a URL (`[::1]` for IPv6).
     public var urlHost: String { isIPv6 ? "[\(address)]" : address }
 

@@ -18,6 +18,9 @@ public struct StubResponse: Sendable, Hashable {
         case bytes(Data)
         /// A file read when the response is sent (a missing file answers 500 saying so).
         case file(URL)
+        /// A mapping's `bodyFile`: read when the response is sent, after checking again that it
+        /// is a regular file inside its folder (otherwise 500 saying why).
+        case bodyFile(StubBodyFile)
     }
 
     /// A slow body: `bytes` bytes every `interval`.
@@ -145,6 +148,12 @@ public struct StubResponse: Sendable, Hashable {
                 return .success(Array(try Data(contentsOf: url)))
             } catch {
                 return .failure(StubFileError(url: url, reason: error.localizedDescription))
+            }
+        case .bodyFile(let file):
+            do {
+                return .success(Array(try file.read()))
+            } catch {
+                return .failure(StubFileError(url: URL(fileURLWithPath: file.root).appendingPathComponent(file.path), reason: error.description))
             }
         }
     }

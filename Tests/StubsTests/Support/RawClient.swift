@@ -76,6 +76,15 @@ final class RawClient {
         return true
     }
 
+    /// Whether the server sent something (or closed) within `milliseconds`; paces a client that
+    /// trickles its request, and never decides a test's outcome by itself.
+    func hasInput(withinMilliseconds milliseconds: Int32) throws -> Bool {
+        if !buffer.isEmpty { return true }
+        var descriptors = [Posix.pollDescriptor(fd: fd, events: .readable)]
+        _ = try Posix.poll(&descriptors, timeoutMilliseconds: milliseconds)
+        return !descriptors[0].returnedEvents.isEmpty
+    }
+
     /// Reads everything until the server closes the connection.
     func readToEnd(timeout: TimeInterval = 10) throws -> [UInt8] {
         let deadline = Date(timeIntervalSinceNow: timeout)
