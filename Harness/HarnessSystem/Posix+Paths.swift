@@ -30,8 +30,12 @@ extension Posix {
     /// `path` absolute, with every symbolic link, `.` and `..` resolved (`realpath(3)`); nil
     /// when it does not exist or cannot be resolved.
     package static func resolvedPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        try? realPath(path)
+    }
+
+    /// Whether the resolved path `path` is the resolved folder `folder` or lies below it
+    /// (compared by whole components: `/run2` is not inside `/run`).
+    package static func isPath(_ path: String, inside folder: String) -> Bool {
+        folder == "/" ? path.hasPrefix("/") : path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 }

@@ -17,8 +17,8 @@ extension MergeReportsCommand {
             let shown = names[input] ?? input
             let relation: String? =
                 realOutput == realInput ? "is the shard folder \(shown)"
-                : isInside(realInput, realOutput) ? "holds the shard folder \(shown)"
-                : isInside(realOutput, realInput) ? "is inside the shard folder \(shown)"
+                : Posix.isPath(realInput, inside: realOutput) ? "holds the shard folder \(shown)"
+                : Posix.isPath(realOutput, inside: realInput) ? "is inside the shard folder \(shown)"
                 : nil
             if let relation {
                 throw CommandError.usage("OUT \(shownOutput) \(relation): the merge writes into OUT and would overwrite "
@@ -28,11 +28,6 @@ extension MergeReportsCommand {
     }
 
     /// Whether `path` is strictly inside `folder` (both resolved).
-    private static func isInside(_ path: String, _ folder: String) -> Bool {
-        let root = folder.hasSuffix("/") ? folder : folder + "/"
-        return path.hasPrefix(root)
-    }
-
     /// `path` with its longest existing head resolved by `realpath(3)` and the rest appended.
     private static func resolvedAllowingMissingTail(_ path: String) -> String {
         var head = URL(fileURLWithPath: path).standardizedFileURL.path
@@ -81,7 +76,7 @@ extension MergeReportsCommand {
                      : "skipped \(shown): not a regular file or folder")
                 continue
             }
-            guard let real = Posix.resolvedPath(path), isInside(real, root) else {
+            guard let real = Posix.resolvedPath(path), Posix.isPath(real, inside: root) else {
                 warn("skipped \(shown): its real path leaves the shard folder")
                 continue
             }

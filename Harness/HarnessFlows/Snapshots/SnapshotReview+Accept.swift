@@ -67,7 +67,7 @@ extension SnapshotReview.Change {
         guard Posix.entryKind(ofPath: path) == .regularFile, let real = Posix.resolvedPath(path) else {
             return "refused to copy \(path.debugDescription): the actual snapshot is not a regular file"
         }
-        let inside = runFolders.compactMap(Posix.resolvedPath).contains { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        let inside = runFolders.compactMap(Posix.resolvedPath).contains { Posix.isPath(real, inside: $0) }
         return inside ? nil : "refused to copy \(path.debugDescription): the actual snapshot is not inside the run folder"
     }
 }

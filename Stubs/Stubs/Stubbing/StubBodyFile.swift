@@ -61,7 +61,7 @@ public struct StubBodyFile: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw refuse(.missing(joined))
         }
-        guard Self.isInside(real, root) else { throw refuse(.linksOutside(real)) }
+        guard Posix.isPath(real, inside: root) else { throw refuse(.linksOutside(real)) }
         guard Posix.fileStatus(ofPath: real)?.isRegularFile == true else { throw refuse(.notRegularFile(real)) }
         return real
     }
@@ -77,7 +77,7 @@ public struct StubBodyFile: Sendable, Hashable, CustomStringConvertible {
             throw StubBodyFileError(path: path, root: root, problem: .unreadable(error.description))
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        if let opened = Posix.descriptorTarget(fd), !Self.isInside(opened, root) {
+        if let opened = Posix.descriptorTarget(fd), !Posix.isPath(opened, inside: root) {
             throw StubBodyFileError(path: path, root: root, problem: .linksOutside(opened))
         }
         do {
@@ -85,11 +85,6 @@ public struct StubBodyFile: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw StubBodyFileError(path: path, root: root, problem: .unreadable(error.localizedDescription))
         }
-    }
-
-    /// Whether the canonical path `path` is `root` or below it.
-    static func isInside(_ path: String, _ root: String) -> Bool {
-        root == "/" ? path.hasPrefix("/") : path == root || path.hasPrefix(root + "/")
     }
 }
 
