@@ -95,7 +95,7 @@ let package = Package(
 
         .executableTarget(
             name: "ScaleBenchmark",
-            dependencies: ["HarnessCore"],
+            dependencies: ["HarnessCore", "HarnessSystem"],
             path: "Benchmarks/ScaleBenchmark",
             exclude: ["run-all.sh"]
         ),

@@ -7,7 +7,7 @@
 #   CI_DIAGNOSTICS   file a hung step's diagnostics are appended to (default: standard error)
 #
 # Why: a step that hangs takes the whole CI budget with it and leaves nothing to read (that is
-# how issue 27's CI ended: it ran out of its 90 minutes somewhere after the sharded run, and
+# how one CI run ended: it ran out of its 90 minutes somewhere after the sharded run, and
 # what it printed last said nothing of where). A step that runs past its deadline is stopped;
 # before that, the processes it started are described (state, kernel wait channel, each
 # thread of a test process, and its stacks when gdb can attach), then the step and every

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation check of the todo app's acceptance suite (issue 12).
+# Mutation check of the todo app's acceptance suite.
 #
 #   Scripts/mutate.sh [--flows] [--list] [MUTANT-ID...]
 #

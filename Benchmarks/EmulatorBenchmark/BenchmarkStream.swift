@@ -5,7 +5,7 @@ enum BenchmarkStream: String, CaseIterable {
     /// Line-oriented output that scrolls on nearly every line (see `ScrollHeavyStream`).
     case scroll
     /// An SGR change before almost every word, cursor motion, CJK and emoji, and line feeds
-    /// that scroll into the scrollback (see `DenseMixedStream`): issue 28's mixed stream.
+    /// that scroll into the scrollback (see `DenseMixedStream`): SGR-dense mixed output.
     case dense
 
     /// What the table's heading says the stream is.

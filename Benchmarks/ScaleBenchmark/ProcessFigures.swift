@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import HarnessSystem
 
 /// This process's threads, open descriptors and resident memory, read from `/proc/self`.
 struct ProcessFigures: Sendable {
@@ -35,16 +36,11 @@ struct ProcessFigures: Sendable {
         return ProcessFigures(threads: try field("Threads"), descriptors: try openDescriptors(), residentKiB: try field("VmRSS"))
     }
 
-    /// Counts `/proc/self/fd`, leaving out the directory stream's own descriptor.
+    /// Counts `/proc/self/fd` through HarnessSystem's listing, which reads each entry's name in
+    /// place (copying `dirent.d_name` reads past `readdir`'s buffer once the table is long).
     private static func openDescriptors() throws(ScaleBenchmarkError) -> Int {
-        guard let directory = opendir("/proc/self/fd") else { throw .system("opendir /proc/self/fd", errno: errno) }
-        defer { closedir(directory) }
-        let own = dirfd(directory)
-        var count = 0
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name != ".", name != "..", Int32(name) != own else { continue }
-            count += 1
+        guard let count = Posix.openDescriptorCount() else {
+            throw .unexpected("cannot list /proc/self/fd (the benchmark needs Linux's /proc)")
         }
         return count
     }

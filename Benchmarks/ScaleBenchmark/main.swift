@@ -1,4 +1,4 @@
-// Scale figures of the harness (issue 27): threads, descriptors and resident memory of this
+// Scale figures of the harness: threads, descriptors and resident memory of this
 // process with 1 to 256 concurrent PTY sessions; sequential launch-wait-teardown cycles; launch
 // to first screen text beside a raw posix_spawn on a bare pty. Uses only HarnessCore's public
 // API, so it measures the same program before and after a rewrite of the session core.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 27's figures in one run: keystroke-to-screen latency beside a raw PTY echo
+# The session core's figures in one run: keystroke-to-screen latency beside a raw PTY echo
 # (LatencyBenchmark), the four seed tests beside Tcl expect and pexpect (AcceptanceBenchmark),
 # then the scale figures (ScaleBenchmark). Builds the release products once, then runs the three
 # programs one after the other; stops at the first that fails.

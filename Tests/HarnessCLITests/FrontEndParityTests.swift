@@ -199,7 +199,7 @@ import Stubs
         let fixture = try FlowFixture()
         defer { fixture.remove() }
         // Read by sh, not executed: a script written while another case forks could not be
-        // executed ("Text file busy", the fork/exec race of issue 27).
+        // executed ("Text file busy": another thread's fork holds it open for writing).
         let program = try fixture.write(row.pipes ? Self.pipesProgram : Self.program, at: "program.sh")
         let (executable, arguments) = row.todo ? (try BuildProducts.executable(named: "todo").path, []) : ("/bin/sh", [program])
         let timeout = row.flow.contains { $0.hasPrefix("timeout ") } ? Duration.milliseconds(300) : mustSucceedTimeout

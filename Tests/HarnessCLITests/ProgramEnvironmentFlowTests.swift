@@ -76,9 +76,9 @@ import TestSupport
         #expect(outcome == .passed)
     }
 
-    /// The "Done when" of issue 28: the bundled error flow (style checks on the todo app's
-    /// colours, snapshots) gives the same screens with `TERM=xterm`, `TERM=dumb` (and
-    /// `NO_COLOR=1`) in the runner's environment as with no `TERM`; and `tput colors` says 256.
+    /// The bundled error flow (style checks on the todo app's colours, snapshots) gives the same
+    /// screens with `TERM=xterm`, `TERM=dumb` (and `NO_COLOR=1`) in the runner's environment as
+    /// with no `TERM`; and `tput colors` says 256.
     @Test(arguments: runners)
     func theSameScreensWhateverTheRunnersTerm(runner: [String: String]) async throws {
         let root = DocumentedExamples.packageRoot(fromTestFile: #filePath).path

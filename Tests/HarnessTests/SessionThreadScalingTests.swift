@@ -6,7 +6,7 @@ import Harness
 @testable import HarnessCore
 
 /// Live sessions cost no threads: the process has as many threads with 24 sessions typing and
-/// waiting as with one (issue 27: one event loop reads every terminal and reaps every child).
+/// waiting as with one (one event loop reads every terminal and reaps every child).
 ///
 /// The count is `Threads:` of `/proc/self/status`, which other suites running in parallel
 /// move too (their own threads come and go). What sessions would add stays for as long as they

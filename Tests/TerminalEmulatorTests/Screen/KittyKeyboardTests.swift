@@ -2,7 +2,7 @@ import Testing
 import TerminalEmulator
 
 /// The kitty keyboard protocol's flags as a program switches them (push, pop, set, query),
-/// one stack per screen; and the other input modes of issue 28: focus reporting (1004),
+/// one stack per screen; and the other input modes: focus reporting (1004),
 /// SGR-Pixels (1016) and the size reports in pixels.
 @Suite struct KittyKeyboardTests {
     /// Feeds `bytes` and returns what the terminal answered.
