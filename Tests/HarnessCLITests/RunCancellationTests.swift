@@ -81,8 +81,9 @@ import Harness
     }
 
     /// A second SIGINT while the first one's teardown and reports are under way ends the run at
-    /// once. The report step is held for ever (a FIFO among the history's runs, which the report
-    /// reads back), so only the second signal can end the process.
+    /// once. The files step is held for ever (the snapshot ledger, which the run appends to once
+    /// its flows ended, is made a FIFO nobody reads), so only the second signal can end the
+    /// process.
     @Test func aSecondSignalEndsTheRunAtOnce() async throws {
         let fixture = try FlowFixture()
         defer { fixture.remove() }
@@ -95,12 +96,12 @@ import Harness
             exit 0
             """, at: "flows/stubborn.flow")
         let harness = try BackgroundHarness(
-            ["run", "flows", "--junit", "junit.xml", "--artifacts", "report", "--history", "history"], in: folder)
+            ["run", "flows", "--junit", "junit.xml", "--artifacts", "report"], in: folder)
         defer { harness.stop() }
         #expect(try await readLine(fromFIFO: folder + "/ready") == "ready")
-        // The history is read once the run started; from now on reading it blocks.
-        try FileManager.default.createDirectory(atPath: folder + "/history", withIntermediateDirectories: true)
-        try makeFIFOs(in: folder + "/history", "run-00000000T000000.000Z-block.json")
+        // The run started its ledger afresh; from now on writing to it blocks.
+        try FileManager.default.removeItem(atPath: folder + "/report/snapshot-ledger.jsonl")
+        try makeFIFOs(in: folder + "/report", "snapshot-ledger.jsonl")
         harness.send(SIGINT)
         try await harness.waitForOutput("harness run: SIGINT: ending the running programs")
         harness.send(SIGINT)
@@ -108,7 +109,7 @@ import Harness
 
         #expect(output.status == .exited(130))
         #expect(output.standardError.contains("harness run: SIGINT again: stopping at once"))
-        #expect(!FileManager.default.fileExists(atPath: folder + "/report/index.html"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/junit.xml"))
         let pid = try #require(Int32(String(contentsOfFile: folder + "/program.pid", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(Posix.waitUntilExited([pid], timeout: mustSucceedTimeout), "the program outlived the harness")
