@@ -117,7 +117,8 @@ import Harness
     }
 
     /// A program the harness started dies with it even when the harness is killed by SIGKILL
-    /// (its parent-death signal), in a terminal and with pipes.
+    /// (its parent-death signal), in a terminal and with pipes. It ignores SIGHUP, which the
+    /// terminal's hang-up would send it.
     @Test(arguments: ["launch", "launch pipes"])
     func programsDieWhenTheHarnessIsKilled(launch: String) async throws {
         #if os(Linux)
@@ -127,7 +128,7 @@ import Harness
         try makeFIFOs(in: folder, "ready")
         try fixture.write("""
             timeout 30m
-            app sh -c "echo $$$$ > \(folder)/program.pid; echo ready > \(folder)/ready; exec sleep 100000"
+            app sh -c "trap '' HUP TERM; echo $$$$ > \(folder)/program.pid; echo ready > \(folder)/ready; exec sleep 100000"
             \(launch)
             exit 0
             """, at: "flows/running.flow")
