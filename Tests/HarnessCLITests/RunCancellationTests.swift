@@ -174,6 +174,64 @@ import Harness
     }
 }
 
+extension RunCancellationTests {
+    /// `harness swift-test` interrupted while `swift test` runs (a stand-in that ignores SIGHUP
+    /// and SIGTERM): the test the event stream saw end passed, the running one and the one never
+    /// started are interrupted, and the run exits 130.
+    @Test func swiftTestKeepsTheFinishedTestsAndEndsSwift() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        let folder = fixture.folder
+        try makeFIFOs(in: folder, "ready")
+        try fixture.write("// swift-tools-version:6.0\n", at: "package/Package.swift")
+        try fixture.write(#"""
+            #!/bin/sh
+            [ "$1" = test ] || exit 64
+            shift
+            if [ "$1" = list ]; then
+                printf 'FakeTests.Suite/finished()\nFakeTests.Suite/running()\nFakeTests.Suite/waiting()\n'
+                exit 0
+            fi
+            events=""
+            while [ $# -gt 0 ]; do
+                case "$1" in --event-stream-output-path) events=$2; shift ;; esac
+                shift
+            done
+            trap '' HUP TERM
+            for event in "testStarted finished()/Fake.swift:1:2" "testEnded finished()/Fake.swift:1:2" "testStarted running()/Fake.swift:2:2"; do
+                set -- $event
+                printf '{"kind":"event","payload":{"kind":"%s","testID":"FakeTests.Suite/%s"}}\n' "$1" "$2" >> "$events"
+            done
+            echo $$ > "FOLDER/swift.pid"
+            echo ready > "FOLDER/ready"
+            exec sleep 100000
+            """#.replacingOccurrences(of: "FOLDER", with: folder), at: "swift", executable: true)
+        let harness = try BackgroundHarness(
+            ["swift-test", "--swift", folder + "/swift", "--package-path", "package", "--junit", "junit.xml"], in: folder)
+        defer { harness.stop() }
+        #expect(try await readLine(fromFIFO: folder + "/ready") == "ready")
+        harness.send(SIGINT)
+        let output = try await harness.waitForExit()
+
+        #expect(output.status == .exited(130), "\(output.standardOutput)\n\(output.standardError)")
+        let report = try JUnitReader.read(path: folder + "/junit.xml")
+        let cases = Dictionary(uniqueKeysWithValues: report.suites.flatMap(\.cases).map { ($0.name, $0.result) })
+        #expect(cases["finished()"] == .passed)
+        for name in ["running()", "waiting()"] {
+            guard case .error(let detail) = cases[name] else {
+                Issue.record("\(name): \(String(describing: cases[name]))")
+                continue
+            }
+            #expect(detail.type == "interrupted")
+            #expect(detail.message.hasPrefix("interrupted by SIGINT"))
+        }
+        let pid = try #require(Int32(String(contentsOfFile: folder + "/swift.pid", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(!Posix.exists(pid), "swift test is still running")
+        if Posix.exists(pid) { _ = try? Posix.kill(pid, SIGKILL) }
+    }
+}
+
 // MARK: - Helpers
 
 /// Makes a FIFO for each name in `folder`.
