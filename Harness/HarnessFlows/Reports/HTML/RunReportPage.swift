@@ -138,7 +138,7 @@ public enum RunReportPage {
     // MARK: - Details
 
     private static func hasDetails(_ flow: RunReport.Flow) -> Bool {
-        flow.status == .failed || flow.status == .flaky || flow.attempts.contains { $0.trace != nil }
+        flow.status == .failed || flow.status == .flaky || flow.status == .interrupted || flow.attempts.contains { $0.trace != nil }
     }
 
     private static func details(_ flow: RunReport.Flow, index: Int, open: Bool, report: RunReport) -> String {
@@ -181,7 +181,7 @@ public enum RunReportPage {
             out += "<p class=\"problem\">\(text(failing.problem ?? "failed"))</p>"
             if let details = failing.details, !details.isEmpty { out += diffBlock(details) }
             out += "</div>\n"
-        } else if attempt.outcome == "failed", let message = attempt.message {
+        } else if attempt.outcome == "failed" || attempt.outcome == "interrupted", let message = attempt.message {
             out += "<div class=\"failure\"><pre>\(text(message))</pre></div>\n"
         }
         if let trace = attempt.trace {
