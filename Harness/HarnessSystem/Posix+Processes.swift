@@ -16,7 +16,7 @@ extension Posix {
     /// group id. Only async-signal-safe calls run in the child (see CHarnessSystem).
     ///
     /// With `tiedToHarness`, the program dies with this process and its descendants can be found
-    /// at teardown (see ``spawnTied(environment:_:)``).
+    /// at teardown (see ``spawnTied(_:environment:_:)``).
     package static func spawnInPseudoTerminal(
         path: String, arguments: [String], environment: [String], workingDirectory: String?, slave: Int32,
         tiedToHarness: Bool = false
