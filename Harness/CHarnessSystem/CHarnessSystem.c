@@ -1,8 +1,10 @@
 // The C half of HarnessSystem (see the header): spawning with a controlling terminal or with
-// pipes, and descriptors created close-on-exec atomically. On Linux a spawn is glibc's
-// posix_spawn (a vfork-style clone: its cost does not grow with the test process's memory, as
-// fork's page-table copy does); elsewhere fork/exec, where everything between fork() and
-// execve() below is async-signal-safe.
+// pipes, and descriptors created close-on-exec atomically. On Linux a spawn is a vfork (its cost
+// does not grow with the test process's memory, as fork's page-table copy does; the parent
+// thread waits until the child executed or exited), elsewhere a fork; either way everything
+// between the fork and execve() below is async-signal-safe, touches no memory the parent uses
+// and returns to no caller. The Linux child may also ask for a parent-death signal
+// (PR_SET_PDEATHSIG), which posix_spawn cannot express.
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -27,6 +29,7 @@
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #endif
 
@@ -158,7 +161,27 @@ struct spawn_request {
     const char *working_directory;
     int slave_fd;
     int standard_fds[3];
+    /// The signal the child gets when the thread that spawned it exits (0: none; Linux only).
+    int parent_death_signal;
+    /// The spawning process, to see whether it died before the child asked for that signal.
+    pid_t parent;
 };
+
+// Asks for `request->parent_death_signal` when the spawning thread ends, and exits at once when
+// the parent died before the request took effect (the child was then reparented: getppid()
+// differs), so no program outlives a harness killed during its spawn.
+static void set_parent_death_signal(const struct spawn_request *request, int report_fd) {
+#if defined(__linux__)
+    if (request->parent_death_signal == 0) return;
+    if (prctl(PR_SET_PDEATHSIG, request->parent_death_signal, 0, 0, 0) != 0) {
+        write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_PARENT_DEATH_SIGNAL);
+    }
+    if (getppid() != request->parent) _exit(127);
+#else
+    (void)request;
+    (void)report_fd;
+#endif
+}
 
 static void reset_signals(void) {
     // Default dispositions for every signal, then an empty mask.
@@ -175,10 +198,14 @@ static void reset_signals(void) {
     (void)sigprocmask(SIG_SETMASK, &empty, NULL);
 }
 
-static void run_child(const char *path, char *const argv[], char *const envp[],
-                      const char *working_directory, int slave_fd, int report_fd,
-                      int max_fd) {
+static void run_child(const struct spawn_request *request, int report_fd, int max_fd) {
+    const char *path = request->path;
+    char *const *argv = request->argv;
+    char *const *envp = request->envp;
+    const char *working_directory = request->working_directory;
+    int slave_fd = request->slave_fd;
     reset_signals();
+    set_parent_death_signal(request, report_fd);
     if (setsid() < 0) write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_SETSID);
     if (ioctl(slave_fd, TIOCSCTTY, 0) != 0) write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_CONTROLLING_TERMINAL);
 
@@ -209,6 +236,7 @@ static void run_child(const char *path, char *const argv[], char *const envp[],
 
 static void run_pipes_child(const struct spawn_request *request, int report_fd, int max_fd) {
     reset_signals();
+    set_parent_death_signal(request, report_fd);
     // A new session: its own process group (killed as a whole at teardown), no terminal.
     if (setsid() < 0) write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_SETSID);
 
@@ -303,19 +331,11 @@ static void wait_for_older_spawns(struct spawn_ticket *ticket) {
     pthread_mutex_unlock(&in_flight_lock);
 }
 
-#if defined(__linux__)
-static int spawn_with_posix_spawn(const struct spawn_request *request, pid_t *pid, int *failed_step);
-#endif
-
 static int spawn(const struct spawn_request *request, pid_t *pid, int *failed_step) {
     struct spawn_ticket ticket;
     enter_spawn(&ticket);
     wait_for_older_spawns(&ticket);
-#if defined(__linux__)
-    int result = spawn_with_posix_spawn(request, pid, failed_step);
-#else
     int result = spawn_registered(request, pid, failed_step);
-#endif
     leave_spawn(&ticket);
     return result;
 }
@@ -339,15 +359,18 @@ static int spawn_registered(const struct spawn_request *request, pid_t *pid, int
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
 
-#if !defined(__linux__)
+#if defined(__linux__)
+    // vfork: the child shares this memory until it executes, and this thread waits until then.
+    // It only makes system calls on its own stack frames and never returns from here.
+    pid_t child = vfork();
+#else
     pthread_mutex_lock(&descriptor_creation_lock);
-#endif
     pid_t child = fork();
+#endif
     if (child == 0) {
         close(report[0]);
         if (request->slave_fd >= 0) {
-            run_child(request->path, request->argv, request->envp, request->working_directory,
-                      request->slave_fd, report[1], max_fd);
+            run_child(request, report[1], max_fd);
         } else {
             run_pipes_child(request, report[1], max_fd);
         }
@@ -392,86 +415,18 @@ static int spawn_registered(const struct spawn_request *request, pid_t *pid, int
     return received == sizeof message && message[1] != 0 ? message[1] : EIO;
 }
 
-#if defined(__linux__)
-// The same child as run_child/run_pipes_child, described to posix_spawn: a new session
-// (POSIX_SPAWN_SETSID, applied before the file actions), default signal dispositions and an
-// empty mask, the terminal opened by its path as descriptor 0 (the first terminal a session
-// leader opens becomes its controlling terminal, as TIOCSCTTY would make it) and copied to 1
-// and 2, or the three pipes; every other descriptor closed; the working directory. glibc's
-// posix_spawn returns once the child executed, or with the errno of the step that failed.
-static int spawn_with_posix_spawn(const struct spawn_request *request, pid_t *pid, int *failed_step) {
-    char terminal_path[128];
-    if (request->slave_fd >= 0) {
-        int failure = ttyname_r(request->slave_fd, terminal_path, sizeof terminal_path);
-        if (failure != 0) { *failed_step = HARNESS_SPAWN_STEP_CONTROLLING_TERMINAL; return failure; }
-    } else {
-        for (int target = 0; target <= 2; target++) {
-            // A descriptor among 0-2 could be overwritten by an earlier dup2: the fork path
-            // moves them first. Not the case of the harness's own pipes.
-            if (request->standard_fds[target] <= 2) return spawn_registered(request, pid, failed_step);
-        }
-    }
-    posix_spawnattr_t attributes;
-    posix_spawn_file_actions_t actions;
-    int result = posix_spawnattr_init(&attributes);
-    if (result != 0) { *failed_step = HARNESS_SPAWN_STEP_FORK; return result; }
-    result = posix_spawn_file_actions_init(&actions);
-    if (result != 0) {
-        posix_spawnattr_destroy(&attributes);
-        *failed_step = HARNESS_SPAWN_STEP_FORK;
-        return result;
-    }
-    sigset_t every, none;
-    sigfillset(&every);
-    sigemptyset(&none);
-    posix_spawnattr_setsigdefault(&attributes, &every);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    if (request->slave_fd >= 0) {
-        result = posix_spawn_file_actions_addopen(&actions, 0, terminal_path, O_RDWR, 0);
-        if (result == 0) result = posix_spawn_file_actions_adddup2(&actions, 0, 1);
-        if (result == 0) result = posix_spawn_file_actions_adddup2(&actions, 0, 2);
-    } else {
-        for (int target = 0; target <= 2 && result == 0; target++) {
-            result = posix_spawn_file_actions_adddup2(&actions, request->standard_fds[target], target);
-        }
-    }
-    if (result == 0) result = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    if (result == 0 && request->working_directory != NULL) {
-        result = posix_spawn_file_actions_addchdir_np(&actions, request->working_directory);
-    }
-    if (result == 0) {
-        pid_t child = 0;
-        result = posix_spawn(&child, request->path, &actions, &attributes, request->argv, request->envp);
-        if (result == 0) {
-            *pid = child;
-            *failed_step = HARNESS_SPAWN_STEP_NONE;
-        } else {
-            // Which step failed, as the fork path names it: a working directory that cannot be
-            // entered is the chdir, anything else the execve.
-            struct stat info;
-            int directory_fails = request->working_directory != NULL
-                && (stat(request->working_directory, &info) != 0 || !S_ISDIR(info.st_mode)
-                    || access(request->working_directory, X_OK) != 0);
-            *failed_step = directory_fails ? HARNESS_SPAWN_STEP_CHDIR : HARNESS_SPAWN_STEP_EXECVE;
-        }
-    } else {
-        *failed_step = HARNESS_SPAWN_STEP_FORK;
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    return result;
-}
-#endif
 
 int harness_spawn_in_pty(const char *path,
                          char *const argv[],
                          char *const envp[],
                          const char *working_directory,
                          int slave_fd,
+                         int parent_death_signal,
                          pid_t *pid,
                          int *failed_step) {
-    struct spawn_request request = { path, argv, envp, working_directory, slave_fd, { -1, -1, -1 } };
+    struct spawn_request request = {
+        path, argv, envp, working_directory, slave_fd, { -1, -1, -1 }, parent_death_signal, getpid()
+    };
     return spawn(&request, pid, failed_step);
 }
 
@@ -482,10 +437,13 @@ int harness_spawn_with_pipes(const char *path,
                              int stdin_fd,
                              int stdout_fd,
                              int stderr_fd,
+                             int parent_death_signal,
                              pid_t *pid,
                              int *failed_step) {
     if (stdin_fd < 0 || stdout_fd < 0 || stderr_fd < 0) { *failed_step = HARNESS_SPAWN_STEP_DUP2; return EBADF; }
-    struct spawn_request request = { path, argv, envp, working_directory, -1, { stdin_fd, stdout_fd, stderr_fd } };
+    struct spawn_request request = {
+        path, argv, envp, working_directory, -1, { stdin_fd, stdout_fd, stderr_fd }, parent_death_signal, getpid()
+    };
     return spawn(&request, pid, failed_step);
 }
 
@@ -578,9 +536,8 @@ long harness_write_without_sigpipe(int fd, const void *buffer, unsigned long cou
 static volatile sig_atomic_t signal_pipe_write_end = -1;
 
 static void write_to_signal_pipe(int signal_number) {
-    (void)signal_number;
     int saved = errno;
-    unsigned char byte = 1;
+    unsigned char byte = (unsigned char)signal_number;
     (void)write(signal_pipe_write_end, &byte, 1);
     errno = saved;
 }
@@ -610,6 +567,15 @@ int harness_install_signal_pipe(const int *signals, int count) {
     }
     pthread_sigmask(SIG_UNBLOCK, &unblocked, NULL);
     return fds[0];
+}
+
+int harness_become_child_subreaper(void) {
+#if defined(__linux__)
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
 }
 
 int harness_pidfd_open(pid_t pid) {

@@ -71,6 +71,8 @@ public enum FlowCases {
             Issue.record(Comment(rawValue: failure.message), sourceLocation: location(of: position, in: flow))
         case .skipped(let reason):
             try Test.cancel(Comment(rawValue: reason))
+        case .interrupted(let interruption):
+            try Test.cancel(Comment(rawValue: interruption.message))
         }
     }
 

@@ -14,9 +14,13 @@ package final class BlockingWorker: Sendable {
     package static let shared = BlockingWorker(name: "harness.blocking-worker")
 
     private let jobs = Locked<[@Sendable () -> Void]>([])
+    private let identity = Locked<ThreadIdentity?>(nil)
 
+    /// Starts the thread; it runs for the life of the process (a program spawned with a
+    /// parent-death signal dies when the thread that spawned it ends, so this one never does).
     package init(name: String) {
-        let thread = Thread { [jobs] in
+        let thread = Thread { [jobs, identity] in
+            identity.withLockNotifying { $0 = .current }
             while true {
                 var next: [@Sendable () -> Void] = []
                 jobs.wait(until: { !$0.isEmpty })
@@ -32,6 +36,17 @@ package final class BlockingWorker: Sendable {
     /// Queues `job`; it runs on the worker after the jobs queued before it.
     package func submit(_ job: @escaping @Sendable () -> Void) {
         jobs.withLockNotifying { $0.append(job) }
+    }
+
+    /// Runs `body` on the worker and returns its result, blocking the caller until then (at once
+    /// when called on the worker itself). Only for callers that may block.
+    package func runAndWait<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        _ = identity.wait(until: { $0 != nil })
+        if identity.withLock({ $0!.isCurrent }) { return body() }
+        let result = Locked<T?>(nil)
+        submit { result.withLockNotifying { $0 = body() } }
+        _ = result.wait(until: { $0 != nil })
+        return result.withLock { $0! }
     }
 
     /// Runs `body` on the worker and returns its result (or error) to the awaiting task.

@@ -14,23 +14,63 @@ extension Posix {
     /// Forks and executes a program in a new session whose controlling terminal is the pty
     /// `slave` (also its descriptors 0, 1 and 2); returns its pid, which is also its process
     /// group id. Only async-signal-safe calls run in the child (see CHarnessSystem).
+    ///
+    /// With `tiedToHarness`, the program dies with this process and its descendants can be found
+    /// at teardown (see ``spawnTied(_:environment:_:)``).
     package static func spawnInPseudoTerminal(
-        path: String, arguments: [String], environment: [String], workingDirectory: String?, slave: Int32
+        path: String, arguments: [String], environment: [String], workingDirectory: String?, slave: Int32,
+        tiedToHarness: Bool = false
     ) throws(SystemError) -> Int32 {
-        try spawn(arguments: arguments, environment: environment, workingDirectory: workingDirectory) { argv, envp, cwd, pid, failedStep in
-            harness_spawn_in_pty(path, argv, envp, cwd, slave, pid, failedStep)
+        try spawnTied(tiedToHarness, environment: environment) { environment, deathSignal throws(SystemError) in
+            try spawn(arguments: arguments, environment: environment, workingDirectory: workingDirectory) { argv, envp, cwd, pid, failedStep in
+                harness_spawn_in_pty(path, argv, envp, cwd, slave, deathSignal, pid, failedStep)
+            }
         }
     }
 
     /// Forks and executes a program in a new session (its own process group, no terminal) with
     /// the given descriptors as its standard input, output and error; returns its pid.
+    /// `tiedToHarness` as for ``spawnInPseudoTerminal(path:arguments:environment:workingDirectory:slave:tiedToHarness:)``.
     package static func spawnWithPipes(
         path: String, arguments: [String], environment: [String], workingDirectory: String?,
-        standardInput: Int32, standardOutput: Int32, standardError: Int32
+        standardInput: Int32, standardOutput: Int32, standardError: Int32, tiedToHarness: Bool = false
     ) throws(SystemError) -> Int32 {
-        try spawn(arguments: arguments, environment: environment, workingDirectory: workingDirectory) { argv, envp, cwd, pid, failedStep in
-            harness_spawn_with_pipes(path, argv, envp, cwd, standardInput, standardOutput, standardError, pid, failedStep)
+        try spawnTied(tiedToHarness, environment: environment) { environment, deathSignal throws(SystemError) in
+            try spawn(arguments: arguments, environment: environment, workingDirectory: workingDirectory) { argv, envp, cwd, pid, failedStep in
+                harness_spawn_with_pipes(path, argv, envp, cwd, standardInput, standardOutput, standardError, deathSignal, pid, failedStep)
+            }
         }
+    }
+
+    /// Runs `spawn` as the harness spawns the programs it owns when `tied`:
+    /// - on the blocking worker, whose thread lives as long as the process, with a parent-death
+    ///   SIGKILL (Linux): the kernel sends it when the spawning *thread* ends, so the program dies
+    ///   with the harness, even when the harness is killed by SIGKILL;
+    /// - with a marker in its environment (``Descendants``) when this process is a child
+    ///   subreaper, so that descendants that leave the program's process group are found at
+    ///   teardown;
+    /// - recorded as a child the harness spawned (``Descendants``), so that reaping orphans
+    ///   never takes its status.
+    /// Untied, it runs on the caller with none of these but the record.
+    private static func spawnTied(
+        _ tied: Bool, environment: [String],
+        _ spawn: @escaping @Sendable (_ environment: [String], _ deathSignal: Int32) throws(SystemError) -> Int32
+    ) throws(SystemError) -> Int32 {
+        guard tied else { return try Descendants.recordingSpawn(marker: nil) { () throws(SystemError) in try spawn(environment, 0) } }
+        let marker = Descendants.newMarker()
+        let environment = marker.map { environment.filter { !$0.hasPrefix(Descendants.markerVariable + "=") } + ["\(Descendants.markerVariable)=\($0)"] }
+            ?? environment
+        #if os(Linux)
+        let deathSignal = SIGKILL
+        #else
+        let deathSignal: Int32 = 0
+        #endif
+        let result = BlockingWorker.shared.runAndWait { () -> Result<Int32, SystemError> in
+            Result { () throws(SystemError) in
+                try Descendants.recordingSpawn(marker: marker) { () throws(SystemError) in try spawn(environment, deathSignal) }
+            }
+        }
+        return try result.get()
     }
 
     /// Returns once every spawn that had begun when it was called is done: until its child
@@ -70,6 +110,7 @@ extension Posix {
         case HARNESS_SPAWN_STEP_EXECVE.rawValue: return "execve (in the child)"
         case HARNESS_SPAWN_STEP_PIPE.rawValue: return "pipe"
         case HARNESS_SPAWN_STEP_FORK.rawValue: return "fork"
+        case HARNESS_SPAWN_STEP_PARENT_DEATH_SIGNAL.rawValue: return "prctl(PR_SET_PDEATHSIG) (in the child)"
         default: return "spawn"
         }
     }
@@ -116,6 +157,22 @@ extension Posix {
     /// Synchronous, unlike a Dispatch signal source, so an early signal is not lost.
     package static func installSignalPipe(for signals: [Int32]) throws(SystemError) -> Int32 {
         try retrying("sigaction") { harness_install_signal_pipe(signals, Int32(signals.count)) }
+    }
+
+    /// The signals whose numbers a non-blocking signal pipe (``installSignalPipe(for:)``) holds,
+    /// in the order they arrived; empty when none is waiting.
+    package static func readSignals(_ fd: Int32) -> [Int32] {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var signals: [Int32] = []
+        while let count = try? read(fd, into: &buffer), count > 0 {
+            signals += buffer[0..<count].map(Int32.init)
+        }
+        return signals
+    }
+
+    /// Ends the process at once with `status` (`_exit`): no handler, no flush, no teardown.
+    package static func exitImmediately(_ status: Int32) -> Never {
+        _exit(status)
     }
 
     /// Blocks until a byte arrives on a blocking descriptor (a signal pipe) or it ends.
@@ -167,6 +224,7 @@ extension Posix {
     package static func waitForTermination(_ pid: Int32) throws(SystemError) -> WaitStatus {
         var status: Int32 = 0
         try retrying("waitpid") { waitpid(pid, &status, 0) }
+        Descendants.reaped(pid)
         return decodeWaitStatus(status)
     }
 
@@ -176,9 +234,13 @@ extension Posix {
         var status: Int32 = 0
         while true {
             let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { return decodeWaitStatus(status) }
+            if result == pid {
+                Descendants.reaped(pid)
+                return decodeWaitStatus(status)
+            }
             if result == 0 { return nil }
             if errno == EINTR { continue }
+            Descendants.reaped(pid)
             return .exited(-1)
         }
     }

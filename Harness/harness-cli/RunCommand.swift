@@ -1,11 +1,13 @@
 import Foundation
 import HarnessCore
 import HarnessFlows
+import HarnessSystem
 
 /// `harness run PATHS... [options]`: discovers, parses and runs flows; prints a line per flow
 /// and a summary; writes JUnit and artifacts. Exit 0 when nothing failed, 1 when a flow
 /// failed or no flow was found, 2 when a path does not exist or flows could not be parsed
-/// (nothing ran), 64 for bad usage. Under Bazel it follows the test protocol
+/// (nothing ran), 64 for bad usage, 130 or 143 when SIGINT or SIGTERM interrupted it (after
+/// writing the files of what finished: ``RunInterruption``). Under Bazel it follows the test protocol
 /// (``BazelTestEnvironment``); `--list` prints the flows instead of running them.
 enum RunCommand: Command {
     static let name = "run"
@@ -36,6 +38,11 @@ enum RunCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try parse(arguments)
+        // From here on SIGINT and SIGTERM end the run in order, and daemons of its programs are
+        // reparented to this process, which ends them.
+        let interruption = try RunInterruption(command: "harness run")
+        AdoptedChildren.adopt()
+        defer { AdoptedChildren.endAll() }
         // Bazel's variables, when Bazel runs this as a test: TMPDIR first, before anything reads it.
         let bazel = BazelTestEnvironment(ProcessInfo.processInfo.environment)
         try bazel.useTemporaryDirectory()
@@ -165,13 +172,16 @@ enum RunCommand: Command {
             durations: selection.durations.isEmpty ? (try? history?.latestDurations()) ?? [:] : selection.durations,
             terminal: UserTerminal.isTerminal(1))
         let pool = FlowWorkerPool(jobs: jobs, retries: retries)
-        let results = await pool.run(flows, job: { flow, attempt in
-            reporter.started(flow.relativePath)
-            guard let script = scriptsByPath[flow.relativePath] else {
-                return .failed(FlowFailure(message: "not parsed"))
-            }
-            return await executor.run(script, flow: flow, attempt: attempt)
-        }, onFinish: reporter.flowFinished)
+        let selected = flows
+        let results = await interruption.run {
+            await pool.run(selected, job: { flow, attempt in
+                reporter.started(flow.relativePath)
+                guard let script = scriptsByPath[flow.relativePath] else {
+                    return .failed(FlowFailure(message: "not parsed"))
+                }
+                return await executor.run(script, flow: flow, attempt: attempt)
+            }, onFinish: reporter.flowFinished, interruption: { interruption.reason })
+        }
         reporter.stop()
 
         var status = FlowRunSummary(results).exitCode
@@ -196,7 +206,7 @@ enum RunCommand: Command {
             bazel.printKeptOutputs(for: indexPath)
         }
         reporter.runFinished(results)
-        return status
+        return interruption.exitStatus ?? status
     }
 }
 

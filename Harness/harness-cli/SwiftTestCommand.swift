@@ -15,7 +15,8 @@ import HarnessFlows
 ///
 /// Exit 0 when nothing failed (also when this shard's part is empty), 1 when a test failed or
 /// when the package has no tests or the filters leave none, 2 when the tests could not be
-/// listed or `--durations` read, 64 for bad usage. Under Bazel it follows the test protocol as
+/// listed or `--durations` read, 64 for bad usage, 130 or 143 when SIGINT or SIGTERM interrupted
+/// it (after writing the files of the tests that finished: ``RunInterruption``). Under Bazel it follows the test protocol as
 /// `harness run` does (``BazelTestEnvironment``).
 enum SwiftTestCommand: Command {
     static let name = "swift-test"
@@ -42,6 +43,10 @@ enum SwiftTestCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try parse(arguments)
+        // SIGINT and SIGTERM end the run in order; orphans of the tests' programs come to this process.
+        let interruption = try RunInterruption(command: "harness swift-test")
+        AdoptedChildren.adopt()
+        defer { AdoptedChildren.endAll() }
         // Bazel's test protocol, as `harness run` follows it: TMPDIR first.
         let bazel = BazelTestEnvironment(ProcessInfo.processInfo.environment)
         try bazel.useTemporaryDirectory()
@@ -145,7 +150,7 @@ enum SwiftTestCommand: Command {
             results = []
         } else {
             HarnessCLI.printLine("Running \(selected.count) of \(listed.count) Swift test\(listed.count == 1 ? "" : "s")\(shardText)")
-            results = await shardRun.run(selected)
+            results = await interruption.run { await shardRun.run(selected, interruption: { interruption.reason }) }
         }
         let reporter = FlowProgressReporter(total: results.count, write: HarnessCLI.printLine)
         for result in results { reporter.flowFinished(result) }
@@ -175,6 +180,6 @@ enum SwiftTestCommand: Command {
             bazel.printKeptOutputs(for: page)
         }
         reporter.runFinished(results)
-        return status
+        return interruption.exitStatus ?? status
     }
 }

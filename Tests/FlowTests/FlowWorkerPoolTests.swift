@@ -138,3 +138,41 @@ final class CallLog: Sendable {
         #expect(log.finishedPaths == ["✓ F/a.flow (0.42s)", "\n1 passed, 0 failed"])
     }
 }
+
+extension FlowWorkerPoolTests {
+    /// Cancelling the run (what SIGINT does) cuts the running flow short, starts no other, and
+    /// marks both kinds interrupted with the run's reason; a flow that finished keeps its verdict.
+    @Test func aCancelledRunStartsNothingMoreAndMarksTheRestInterrupted() async {
+        let flows = ["a.flow", "b.flow", "c.flow", "d.flow"].map { FlowFile(path: "/F/\($0)", relativePath: "F/\($0)") }
+        let log = CallLog()
+        let (running, runningContinuation) = AsyncStream.makeStream(of: Void.self)
+        let pool = FlowWorkerPool(jobs: 1, retries: 2)
+        let run = Task {
+            await pool.run(flows, job: { flow, attempt in
+                log.begin(flow, attempt)
+                defer { log.end() }
+                guard flow.relativePath == "F/b.flow" else { return .passed }
+                // Runs until the run is cancelled, as a step's wait does.
+                let (cancelled, resume) = AsyncStream.makeStream(of: Void.self)
+                await withTaskCancellationHandler {
+                    runningContinuation.yield()
+                    for await _ in cancelled { break }
+                } onCancel: {
+                    resume.finish()
+                }
+                return .interrupted(FlowFailure(message: "expect \"x\": cancelled", position: SourcePosition(file: "F/b.flow", line: 2, column: 1)))
+            }, interruption: { "interrupted by SIGINT" })
+        }
+        for await _ in running { break }
+        run.cancel()
+        let results = await run.value
+
+        #expect(log.attempts == ["F/a.flow": [1], "F/b.flow": [1]], "nothing starts after the cancellation, nothing is retried")
+        #expect(results.map(\.status) == [.passed, .interrupted, .interrupted, .interrupted])
+        #expect(results[1].interruption?.message == "interrupted by SIGINT\nexpect \"x\": cancelled")
+        #expect(results[1].interruption?.position?.line == 2)
+        #expect(results[2].interruption?.message == "interrupted by SIGINT: not started")
+        #expect(FlowRunSummary(results).description == "1 passed, 0 failed, 3 interrupted")
+        #expect(!FlowRunSummary(results).succeeded)
+    }
+}

@@ -26,6 +26,7 @@ typedef enum {
     HARNESS_SPAWN_STEP_EXECVE = 5,
     HARNESS_SPAWN_STEP_PIPE = 6,
     HARNESS_SPAWN_STEP_FORK = 7,
+    HARNESS_SPAWN_STEP_PARENT_DEATH_SIGNAL = 8,
 } harness_spawn_step;
 
 /// Opens a new pseudo-terminal pair (both descriptors close-on-exec, the slave with
@@ -40,6 +41,11 @@ int harness_open_pty(int *master_fd, int *slave_fd,
 /// signal mask and dispositions, changes to `working_directory` (when not NULL)
 /// and executes `path` with `argv` and `envp` (both NULL-terminated).
 ///
+/// With `parent_death_signal` not 0 (Linux only), the child gets that signal when the thread
+/// that called this exits (PR_SET_PDEATHSIG: so, for a thread that lives as long as the
+/// process, when the process dies, even by SIGKILL); a child whose parent died before that took
+/// effect exits at once.
+///
 /// Only async-signal-safe calls run in the child. An exec failure is reported to
 /// the parent through a close-on-exec pipe carrying the failing step and errno.
 ///
@@ -50,6 +56,7 @@ int harness_spawn_in_pty(const char *path,
                          char *const envp[],
                          const char *working_directory,
                          int slave_fd,
+                         int parent_death_signal,
                          pid_t *pid,
                          int *failed_step);
 
@@ -58,7 +65,8 @@ int harness_spawn_in_pty(const char *path,
 /// and 2, closes every other descriptor, resets signal mask and dispositions, changes to
 /// `working_directory` (when not NULL) and executes `path` with `argv` and `envp`.
 ///
-/// Same contract as `harness_spawn_in_pty`: only async-signal-safe calls in the child, an exec
+/// Same contract as `harness_spawn_in_pty` (`parent_death_signal` included): only
+/// async-signal-safe calls in the child, an exec
 /// failure reported through a close-on-exec pipe, 0 and `*pid` on success, otherwise the errno
 /// value with `*failed_step` set and no child left.
 int harness_spawn_with_pipes(const char *path,
@@ -68,6 +76,7 @@ int harness_spawn_with_pipes(const char *path,
                              int stdin_fd,
                              int stdout_fd,
                              int stderr_fd,
+                             int parent_death_signal,
                              pid_t *pid,
                              int *failed_step);
 
@@ -98,11 +107,16 @@ int harness_accept(int listener, int nonblocking);
 /// on Darwin the descriptor gets `F_SETNOSIGPIPE`. Returns the count written, or -1 with errno.
 long harness_write_without_sigpipe(int fd, const void *buffer, unsigned long count);
 
-/// Installs a handler for each of the `count` signals in `signals` that writes one byte to a
-/// close-on-exec pipe, unblocks those signals on the calling thread, and returns the pipe's read
+/// Installs a handler for each of the `count` signals in `signals` that writes one byte, the
+/// signal's number, to a close-on-exec pipe, unblocks those signals on the calling thread, and returns the pipe's read
 /// end (or -1 with errno set). Installing is synchronous, unlike a Dispatch signal source, so a
 /// signal that arrives right after it is not lost. One such pipe per process.
 int harness_install_signal_pipe(const int *signals, int count);
+
+/// Makes this process a child subreaper (Linux `PR_SET_CHILD_SUBREAPER`): a descendant whose
+/// parent exits is reparented to it instead of to init. Returns 0, or -1 with errno set (ENOSYS
+/// where unavailable).
+int harness_become_child_subreaper(void);
 
 /// `pidfd_open(pid, 0)` on Linux 5.3+: a descriptor (close-on-exec) that becomes readable when
 /// the process exits. Returns -1 with errno set (ENOSYS where unavailable).

@@ -13,8 +13,9 @@ enum ChildProcess {
     /// program must run to die) to the group, and to `pid` itself with `signalLeaderToo` (in
     /// case it left its group), unless it was reaped already; gives it `grace` (a loop timer) to
     /// be reaped, then SIGKILL. Whatever is left of the group (background jobs of a shell that
-    /// exited) gets SIGKILL too, and `done` runs on the loop once those processes are gone
-    /// (pidfds; at most 2 s) and the child was reaped.
+    /// exited) gets SIGKILL too, and so do the descendants that left the group and were
+    /// adopted by the harness (``endAdopted(marker:then:)``); `done` runs on the loop once those
+    /// processes are gone (pidfds; at most 2 s each round) and the child was reaped.
     ///
     /// Every step runs on the event loop, where the child is reaped: a signal is only sent to
     /// `pid` while it is not reaped, so never to a process that reused its id. Nothing blocks.
@@ -23,8 +24,10 @@ enum ChildProcess {
         then done: @escaping @Sendable () -> Void
     ) {
         let loop = EventLoop.shared
+        let marker = Descendants.takeMarker(of: pid)
+        let finish: @Sendable () -> Void = { endAdopted(marker: marker, then: done) }
         loop.execute {
-            guard !exit.isReaped else { return endLeftovers(of: pid, reapedAt: exit.reapedAt, then: done) }
+            guard !exit.isReaped else { return endLeftovers(of: pid, reapedAt: exit.reapedAt, then: finish) }
             let targets = signalLeaderToo ? [-pid, pid] : [-pid]
             for target in targets {
                 for signal in signals + [SIGCONT] { _ = try? Posix.kill(target, signal) }
@@ -36,7 +39,7 @@ enum ChildProcess {
             }
             exit.whenReaped { _ in
                 loop.cancel(graceTimer)
-                endLeftovers(of: pid, reapedAt: exit.reapedAt, then: done)
+                endLeftovers(of: pid, reapedAt: exit.reapedAt, then: finish)
             }
         }
     }
@@ -63,5 +66,32 @@ enum ChildProcess {
         guard !remaining.isEmpty else { return done() }
         _ = try? Posix.killProcessGroup(pid, SIGKILL)
         EventLoop.shared.whenExited(remaining, timeout: .seconds(2)) { _ in done() }
+    }
+
+    /// SIGKILL to the children of the harness that descend from the session `marker` names
+    /// (daemons that left its process group, reparented to the harness as a child subreaper),
+    /// awaited and reaped; again for their own children, which are reparented in turn, until
+    /// none is left (at most 8 rounds). Then reaps the exited children nobody watches (members
+    /// of the group that outlived its leader). `done` runs on the loop. Without a marker (the
+    /// process is not a subreaper) only `done`.
+    static func endAdopted(marker: String?, round: Int = 0, then done: @escaping @Sendable () -> Void) {
+        guard let marker else { return done() }
+        EventLoop.shared.execute {
+            Descendants.reapAdoptedZombies()
+            let adopted = round < 8 ? Descendants.adopted(marker: marker) : []
+            guard !adopted.isEmpty else { return done() }
+            // Children of ours, not reaped: their pids cannot name another process.
+            for pid in adopted { _ = try? Posix.kill(pid, SIGKILL) }
+            let left = Locked(adopted.count)
+            for pid in adopted {
+                EventLoop.shared.watchExit(of: pid) { _ in
+                    let last = left.withLock { count -> Bool in
+                        count -= 1
+                        return count == 0
+                    }
+                    if last { endAdopted(marker: marker, round: round + 1, then: done) }
+                }
+            }
+        }
     }
 }

@@ -168,7 +168,8 @@ public final class PipedSession: Sendable {
             let pid = try Posix.spawnWithPipes(
                 path: path, arguments: [configuration.executable] + configuration.arguments,
                 environment: environment, workingDirectory: configuration.workingDirectory,
-                standardInput: standardInput, standardOutput: output.write, standardError: error.write)
+                standardInput: standardInput, standardOutput: output.write, standardError: error.write,
+                tiedToHarness: true)
             let core = PipedSessionCore(
                 pid: pid, executable: path, input: input, inputFD: inputWriter,
                 outputFD: output.read, errorFD: error.read,

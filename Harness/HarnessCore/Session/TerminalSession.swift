@@ -75,7 +75,8 @@ public final class TerminalSession: Sendable {
                 try SessionCore.setWindowSize(pty.master, size)  // the pixels too
                 pid = try Posix.spawnInPseudoTerminal(
                     path: path, arguments: [configuration.executable] + configuration.arguments,
-                    environment: environment, workingDirectory: configuration.workingDirectory, slave: pty.slave)
+                    environment: environment, workingDirectory: configuration.workingDirectory, slave: pty.slave,
+                    tiedToHarness: true)
             } catch {
                 Posix.closeIgnoringErrors(pty.master)
                 throw error

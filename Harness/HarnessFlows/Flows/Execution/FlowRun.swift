@@ -119,11 +119,20 @@ final class FlowRun {
             outcome = .skipped(reason: skip.reason)
         } catch {
             traceStepFailed(current, error)
-            outcome = .failed(failure(error, at: current))
+            // The run was cancelled (SIGINT, SIGTERM): the step did not fail, it was cut short.
+            if error is CancellationError || Task.isCancelled {
+                outcome = .interrupted(failure(CancellationError(), at: current))
+            } else {
+                outcome = .failed(failure(error, at: current))
+            }
         }
         if case .failed(var failure) = outcome, options.artifactsDirectory != nil {
             failure.artifacts = writeArtifacts(failure: failure)
             outcome = .failed(failure)
+        }
+        if case .interrupted(var interruption) = outcome, options.artifactsDirectory != nil {
+            interruption.artifacts = writeArtifacts(failure: interruption)
+            outcome = .interrupted(interruption)
         }
         if case .passed = outcome, options.artifactsDirectory != nil { writeRecordingOfPassedAttempt() }
         finishTrace(outcome)

@@ -26,22 +26,32 @@ public struct FlowWorkerPool: Sendable, Hashable {
 
     /// Runs every flow and returns the results sorted by relative path.
     ///
+    /// When the task running this is cancelled (the run was interrupted), no flow starts any
+    /// more, the running attempts are cancelled (their teardown still runs), and every flow that
+    /// did not finish gets an ``AttemptOutcome/interrupted(_:)`` attempt whose message starts
+    /// with `interruption()` (`interrupted by SIGINT`); one never started says so. Flows that
+    /// finished keep their results.
+    ///
     /// - Parameters:
     ///   - job: one attempt at a flow; the second argument is the attempt number (1-based).
     ///   - onFinish: called once per flow, when its last attempt ends, one call at a time.
+    ///   - interruption: why the run was cancelled, asked when it was.
     public func run(
         _ flows: [FlowFile],
         job: @escaping @Sendable (FlowFile, Int) async -> AttemptOutcome,
-        onFinish: @escaping @Sendable (FlowResult) -> Void = { _ in }
+        onFinish: @escaping @Sendable (FlowResult) -> Void = { _ in },
+        interruption: @escaping @Sendable () -> String = { "interrupted" }
     ) async -> [FlowResult] {
         let retries = self.retries
         var results: [FlowResult] = []
         results.reserveCapacity(flows.count)
+        var notStarted: [FlowFile] = []
         await withTaskGroup(of: FlowResult.self) { group in
             var pending = flows.makeIterator()
             func startNext() {
                 guard let flow = pending.next() else { return }
-                group.addTask { await Self.runAttempts(of: flow, retries: retries, job: job) }
+                guard !Task.isCancelled else { return notStarted.append(flow) }
+                group.addTask { await Self.runAttempts(of: flow, retries: retries, job: job, interruption: interruption) }
             }
             for _ in 0..<min(jobs, flows.count) { startNext() }
             while let result = await group.next() {
@@ -49,6 +59,13 @@ public struct FlowWorkerPool: Sendable, Hashable {
                 results.append(result)
                 startNext()
             }
+            while let flow = pending.next() { notStarted.append(flow) }
+        }
+        for flow in notStarted {
+            let outcome = AttemptOutcome.interrupted(FlowFailure(message: "\(interruption()): not started"))
+            let result = FlowResult(flow: flow, attempts: [FlowAttempt(number: 1, duration: .zero, outcome: outcome)])
+            onFinish(result)
+            results.append(result)
         }
         return results.sorted { $0.path < $1.path }
     }
@@ -56,13 +73,19 @@ public struct FlowWorkerPool: Sendable, Hashable {
     private static func runAttempts(
         of flow: FlowFile,
         retries: Int,
-        job: @Sendable (FlowFile, Int) async -> AttemptOutcome
+        job: @Sendable (FlowFile, Int) async -> AttemptOutcome,
+        interruption: @Sendable () -> String
     ) async -> FlowResult {
         let clock = ContinuousClock()
         var attempts: [FlowAttempt] = []
         for number in 1...(retries + 1) {
             let start = clock.now
-            let outcome = await job(flow, number)
+            var outcome = await job(flow, number)
+            if case .interrupted(var cause) = outcome {
+                // The job says which step was cut short; the run says why.
+                cause.message = "\(interruption())\n\(cause.message)"
+                outcome = .interrupted(cause)
+            }
             attempts.append(FlowAttempt(number: number, duration: clock.now - start, outcome: outcome))
             if case .failed = outcome, !Task.isCancelled { continue }
             break

@@ -25,6 +25,9 @@ package struct SwiftTestResults: Sendable {
     var locations: [String: SourcePosition] = [:]
     /// Why a test was skipped, from the event streams.
     var skipReasons: [String: String] = [:]
+    /// The tests the event streams saw start, and those they saw end.
+    var started: Set<String> = []
+    var ended: Set<String> = []
     /// XCTest's failure lines by `Class.method`.
     var consoleFailures: [String: [SwiftTestIssue]] = [:]
     /// The package's folder: source paths under it are shown relative to it.
@@ -60,6 +63,10 @@ package struct SwiftTestResults: Sendable {
                 let text = (payload.messages ?? []).map(\.text).joined(separator: "\n")
                 let location = payload.issue?.sourceLocation.map(position)
                 issues[Self.listName(ofStreamID: id), default: []].append(SwiftTestIssue(message: text, position: location))
+            case ("event", "testStarted"):
+                if let id = payload.testID { started.insert(Self.listName(ofStreamID: id)) }
+            case ("event", "testEnded"):
+                if let id = payload.testID { ended.insert(Self.listName(ofStreamID: id)) }
             case ("event", "testSkipped"):
                 if let id = payload.testID, let text = payload.messages?.first?.text {
                     skipReasons[Self.listName(ofStreamID: id)] = text
@@ -90,7 +97,11 @@ package struct SwiftTestResults: Sendable {
 
     /// One result per name in `identifiers`; `problem` is added to the message of a test that
     /// no output mentions (e.g. `swift test exited with status 1`).
-    package func results(for identifiers: [String], problem: String?) -> [FlowResult] {
+    ///
+    /// With `interruption` (the run was cancelled: `interrupted by SIGINT`), `swift test` was
+    /// stopped before it wrote its xUnit files: a test the event stream saw end passed, or failed
+    /// with the issues it recorded; one it saw start, or never saw, is interrupted.
+    package func results(for identifiers: [String], problem: String?, interruption: String? = nil) -> [FlowResult] {
         var cases: [String: [JUnitTestCase]] = [:]
         for report in xunit {
             for suite in report.suites {
@@ -105,7 +116,14 @@ package struct SwiftTestResults: Sendable {
             let seconds = found.reduce(0) { $0 + $1.time }
             let duration = Duration.milliseconds(Int64((seconds * 1000).rounded()))
             let outcome: AttemptOutcome
-            if found.isEmpty {
+            if found.isEmpty, let interruption {
+                if ended.contains(identifier) {
+                    outcome = issues[identifier].map { _ in .failed(failure(of: identifier, xunitMessage: "failed")) } ?? .passed
+                } else {
+                    let state = started.contains(identifier) ? "" : ": not started"
+                    outcome = .interrupted(FlowFailure(message: interruption + state, position: locations[identifier]))
+                }
+            } else if found.isEmpty {
                 var message = "swift test reported no result for this test"
                 if let problem { message += ": \(problem)" }
                 outcome = .failed(FlowFailure(message: message, position: locations[identifier]))

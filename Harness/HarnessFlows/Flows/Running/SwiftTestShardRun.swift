@@ -120,7 +120,12 @@ package struct SwiftTestShardRun: Sendable {
 
     /// Runs exactly `identifiers` (one `swift test` run, or several when the patterns exceed a
     /// command line's limits) and returns one result per name.
-    package func run(_ identifiers: [String]) async -> [FlowResult] {
+    ///
+    /// When the task is cancelled (the run was interrupted), `swift test` is ended (its process
+    /// group, as any program's teardown), no further run starts, and the tests it did not finish
+    /// are interrupted, marked with `interruption()`
+    /// (``SwiftTestResults/results(for:problem:interruption:)``).
+    package func run(_ identifiers: [String], interruption: @escaping @Sendable () -> String = { "interrupted" }) async -> [FlowResult] {
         var results = SwiftTestResults(packageDirectory: options.packageDirectory)
         var problems: [String] = []
         let runs = SwiftTestFilter.runs(selecting: identifiers)
@@ -133,7 +138,7 @@ package struct SwiftTestShardRun: Sendable {
         }
         var environment = options.environment
         if let artifacts = options.artifactsDirectory { environment[HarnessArtifacts.environmentVariable] = artifacts }
-        for (index, filters) in runs.enumerated() {
+        for (index, filters) in runs.enumerated() where !Task.isCancelled {
             let number = index + 1
             let xunit = FlowPaths.join(options.workDirectory, "xunit-\(number).xml")
             let events = FlowPaths.join(options.workDirectory, "events-\(number).jsonl")
@@ -173,7 +178,8 @@ package struct SwiftTestShardRun: Sendable {
             }
             if let data = FileManager.default.contents(atPath: events) { results.readEventStream(data) }
         }
-        return results.results(for: identifiers, problem: problems.isEmpty ? nil : problems.joined(separator: "; "))
+        return results.results(for: identifiers, problem: problems.isEmpty ? nil : problems.joined(separator: "; "),
+                               interruption: Task.isCancelled ? interruption() : nil)
     }
 
     /// Where Swift Testing writes its xUnit report for `--xunit-output PATH` (Swift 6):

@@ -70,6 +70,10 @@ public enum RunIndexWriter {
                 out += "<li>passed (\(text(time)))</li>\n"
             case .skipped(let reason):
                 out += "<li>skipped: \(text(reason))</li>\n"
+            case .interrupted(let interruption):
+                out += "<li>interrupted (\(text(time)))"
+                if let position = interruption.position { out += " at <code>\(text(position.description))</code>" }
+                out += "<pre>\(text(interruption.message))</pre></li>\n"
             case .failed(let failure):
                 out += "<li>failed (\(text(time)))"
                 if let position = failure.position { out += " at <code>\(text(position.description))</code>" }
@@ -116,7 +120,7 @@ public enum RunIndexWriter {
     .summary{font-weight:600;font-size:1.1em}.summary.ok{color:#1a7f37}.summary.bad{color:#cf222e}.when{color:#666}\
     table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3em .6em;border-bottom:1px solid #ddd;vertical-align:top}\
     .badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:3px;padding:0 .4em;color:#fff;font-size:.85em}\
-    .badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.flaky{background:#bf8700}.badge.skipped{background:#6e7781}\
+    .badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.flaky{background:#bf8700}.badge.skipped{background:#6e7781}.badge.interrupted{background:#8250df}\
     section{border-top:2px solid #eee;margin-top:2em}pre{background:#f6f8fa;padding:.6em;overflow:auto;white-space:pre-wrap}\
     figure{margin:1em 0}figure img{max-width:100%;border:1px solid #ccc}figcaption{color:#666;font-size:.9em}
     """

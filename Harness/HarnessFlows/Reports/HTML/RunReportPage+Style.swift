@@ -22,7 +22,7 @@ extension RunReportPage {
     th{font-weight:600;color:var(--dim);font-size:12px;text-transform:uppercase;letter-spacing:.03em}.num{text-align:right;white-space:nowrap}
     a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
     .badge{display:inline-block;min-width:58px;text-align:center;border-radius:12px;padding:0 8px;color:#fff;font-size:12px;font-weight:600}
-    .badge.passed{background:var(--ok)}.badge.failed{background:var(--bad)}.badge.flaky{background:var(--flaky)}.badge.skipped{background:var(--skip)}
+    .badge.passed{background:var(--ok)}.badge.failed{background:var(--bad)}.badge.flaky{background:var(--flaky)}.badge.skipped{background:var(--skip)}.badge.interrupted{background:#8250df}
     .flows .why{color:var(--bad);font-size:12.5px;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre-wrap;word-break:break-word}
     .flows tr.skipped .why{color:var(--dim)}.flows tr.passed td{color:#444}
     .flag{display:inline-block;background:#fff8c5;color:#7d4e00;border:1px solid #d4a72c;border-radius:10px;font-size:11.5px;padding:0 7px;font-weight:600}

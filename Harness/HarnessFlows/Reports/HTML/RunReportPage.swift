@@ -69,7 +69,8 @@ public enum RunReportPage {
         meta.append("flow time " + seconds(total))
         if !report.shards.isEmpty { meta.append("\(report.shards.count) shard\(report.shards.count == 1 ? "" : "s") (\(report.shards.joined(separator: ", ")))") }
         out += "<p class=\"meta\">\(text(meta.joined(separator: " · ")))</p></div>\n"
-        let verdict = summary.succeeded ? (summary.flaky > 0 ? "passed, with flaky flows" : "passed") : "failed"
+        let verdict = summary.succeeded ? (summary.flaky > 0 ? "passed, with flaky flows" : "passed")
+            : summary.interrupted > 0 ? "interrupted" : "failed"
         if let problems = report.incomplete {
             // A merge that lacks shards or flows: no verdict on the whole run, and what is missing.
             out += "<p class=\"verdict bad incomplete\">Run incomplete: \(text(summary.description)) in what arrived</p>\n"
@@ -83,7 +84,7 @@ public enum RunReportPage {
         let counts: [(String, String, Int)] = [
             ("all", "All", summary.total), ("failed", "Failed", summary.failed), ("flaky", "Flaky", summary.flaky),
             ("passed", "Passed", summary.passed), ("skipped", "Skipped", summary.skipped),
-        ]
+        ] + (summary.interrupted > 0 ? [("interrupted", "Interrupted", summary.interrupted)] : [])
         for (key, label, count) in counts {
             out += "<button type=\"button\" class=\"filter \(key)\(key == "all" ? " on" : "")\" data-filter=\"\(key)\">"
             out += "\(label) <b>\(count)</b></button>"
@@ -143,7 +144,7 @@ public enum RunReportPage {
     // MARK: - Details
 
     private static func hasDetails(_ flow: RunReport.Flow) -> Bool {
-        flow.status == .failed || flow.status == .flaky || flow.attempts.contains { $0.trace != nil }
+        flow.status == .failed || flow.status == .flaky || flow.status == .interrupted || flow.attempts.contains { $0.trace != nil }
     }
 
     private static func details(_ flow: RunReport.Flow, index: Int, open: Bool, report: RunReport) -> String {
@@ -186,7 +187,7 @@ public enum RunReportPage {
             out += "<p class=\"problem\">\(text(failing.problem ?? "failed"))</p>"
             if let details = failing.details, !details.isEmpty { out += diffBlock(details) }
             out += "</div>\n"
-        } else if attempt.outcome == "failed", let message = attempt.message {
+        } else if attempt.outcome == "failed" || attempt.outcome == "interrupted", let message = attempt.message {
             out += "<div class=\"failure\"><pre>\(text(message))</pre></div>\n"
         }
         if let trace = attempt.trace {
@@ -308,9 +309,10 @@ public enum RunReportPage {
     private static func rank(_ status: FlowStatus) -> Int {
         switch status {
         case .failed: 0
-        case .flaky: 1
-        case .skipped: 2
-        case .passed: 3
+        case .interrupted: 1
+        case .flaky: 2
+        case .skipped: 3
+        case .passed: 4
         }
     }
 
@@ -320,6 +322,10 @@ public enum RunReportPage {
 
     private static func summaryLine(_ flow: RunReport.Flow) -> String? {
         if flow.status == .skipped { return flow.skipReason }
+        if flow.status == .interrupted, let attempt = flow.attempts.last, let message = attempt.message {
+            let first = message.prefix { $0 != "\n" }
+            return attempt.position.map { "line \($0.line): \(first)" } ?? String(first)
+        }
         guard flow.status == .failed || flow.status == .flaky,
               let attempt = flow.attempts.last(where: { $0.outcome == "failed" }), let message = attempt.message else { return nil }
         let first = message.prefix { $0 != "\n" }

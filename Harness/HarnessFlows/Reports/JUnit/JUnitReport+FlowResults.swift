@@ -7,7 +7,11 @@ extension JUnitReport {
     /// A flow's class name is its folder with dots (`Tests.Flows`, `flows` at the root) and its
     /// name the file name. Failed flows carry `<failure type="FlowFailure">` (and
     /// `<rerunFailure>` for retries); flaky flows are passed cases with a `<flakyFailure>` per
-    /// failed attempt; skipped flows carry `<skipped message>`. Every case records its status
+    /// failed attempt; skipped flows carry `<skipped message>`; interrupted flows (the run was
+    /// cancelled) carry `<error type="interrupted" message="interrupted by SIGINT">`: an error,
+    /// not a skip, so that CI tools count and show them as not passed (Jenkins, GitLab and the
+    /// GitHub JUnit reporters list errors with failures, while skipped cases read as neutral),
+    /// and apart from the flows' own failures by their type. Every case records its status
     /// and attempts as properties and in `<system-out>`.
     public init(results: [FlowResult], suiteName: String = "harness", timestamp: Date? = nil, hostname: String? = nil) {
         let cases = results.sorted { $0.path < $1.path }.map(JUnitTestCase.init(result:))
@@ -39,6 +43,11 @@ extension JUnitTestCase {
             reruns = Array(failures.dropLast())
         case .skipped:
             verdict = .skipped(message: result.skipReason)
+        case .interrupted:
+            let interruption = result.interruption ?? FlowFailure(message: "interrupted")
+            verdict = .error(JUnitFailureDetail(message: interruption.summary, type: "interrupted",
+                                                body: JUnitFailureDetail(failure: interruption).body))
+            reruns = failures
         }
         let log = result.attempts.map { attempt -> String in
             let time = String(format: "%.3fs", attempt.duration.flowSeconds)
@@ -46,6 +55,7 @@ extension JUnitTestCase {
             case .passed: return "attempt \(attempt.number): passed (\(time))"
             case .failed(let failure): return "attempt \(attempt.number): failed (\(time)): \(failure)"
             case .skipped(let reason): return "attempt \(attempt.number): skipped: \(reason)"
+            case .interrupted(let interruption): return "attempt \(attempt.number): interrupted (\(time)): \(interruption)"
             }
         }
         self.init(

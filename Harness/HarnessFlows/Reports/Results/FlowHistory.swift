@@ -104,7 +104,7 @@ public struct FlowHistory: Sendable {
     public func latestDurations() throws -> [String: Double] {
         var durations: [String: Double] = [:]
         for run in try runs() {
-            for entry in run.flows where entry.status != .skipped { durations[entry.path] = entry.seconds }
+            for entry in run.flows where entry.status != .skipped && entry.status != .interrupted { durations[entry.path] = entry.seconds }
         }
         return durations
     }
@@ -127,7 +127,7 @@ public struct FlowHistory: Sendable {
             switch entry.status {
             case .passed: true
             case .failed: false
-            case .flaky, .skipped: nil
+            case .flaky, .skipped, .interrupted: nil
             }
         }
         let changes = zip(verdicts, verdicts.dropFirst()).filter { $0 != $1 }.count

@@ -57,6 +57,8 @@ public struct FlowProgressReporter: Sendable {
             return "~ \(result.path) (flaky, \(attempts) attempts, \(time))"
         case .skipped:
             return "- \(result.path) (skipped): \(result.skipReason ?? "")"
+        case .interrupted:
+            return "! \(result.path) (interrupted, \(time)): \(result.interruption?.summary ?? "interrupted")"
         }
     }
 

@@ -65,6 +65,10 @@ public enum AttemptOutcome: Sendable, Hashable {
     case failed(FlowFailure)
     /// The flow was not run (e.g. it needs something this machine lacks); never retried.
     case skipped(reason: String)
+    /// The run was cancelled (SIGINT, SIGTERM) while the attempt ran, or before it began: the
+    /// failure's message says why (`interrupted by SIGINT`), its position the step that was
+    /// running. Never retried.
+    case interrupted(FlowFailure)
 }
 
 /// One attempt: its number (1-based), how long it took and how it ended.
@@ -88,6 +92,12 @@ public struct FlowAttempt: Sendable, Hashable {
         if case .failed(let failure) = outcome { return failure }
         return nil
     }
+
+    /// Why the attempt was interrupted, when it was.
+    public var interruption: FlowFailure? {
+        if case .interrupted(let interruption) = outcome { return interruption }
+        return nil
+    }
 }
 
 /// The verdict on a flow after all its attempts.
@@ -100,6 +110,8 @@ public enum FlowStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case flaky
     /// Not run.
     case skipped
+    /// Stopped, or never started, because the run was cancelled (SIGINT, SIGTERM).
+    case interrupted
 }
 
 /// The result of one flow: its status and every attempt.
@@ -127,6 +139,7 @@ public struct FlowResult: Sendable, Hashable {
         case .passed: return attempts.count == 1 ? .passed : .flaky
         case .failed: return .failed
         case .skipped: return .skipped
+        case .interrupted: return .interrupted
         }
     }
 
@@ -144,6 +157,9 @@ public struct FlowResult: Sendable, Hashable {
 
     /// The artifacts of that failure.
     public var artifacts: FlowArtifacts { lastFailure?.artifacts ?? FlowArtifacts() }
+
+    /// Why an interrupted flow was interrupted.
+    public var interruption: FlowFailure? { attempts.last?.interruption }
 
     /// The reason a skipped flow was skipped.
     public var skipReason: String? {

@@ -11,13 +11,16 @@ public struct FlowRunSummary: Sendable, Hashable, CustomStringConvertible {
     public var flaky: Int
     /// Flows not run.
     public var skipped: Int
+    /// Flows stopped, or never started, because the run was cancelled.
+    public var interrupted: Int
 
     /// Creates counts.
-    public init(passed: Int = 0, failed: Int = 0, flaky: Int = 0, skipped: Int = 0) {
+    public init(passed: Int = 0, failed: Int = 0, flaky: Int = 0, skipped: Int = 0, interrupted: Int = 0) {
         self.passed = passed
         self.failed = failed
         self.flaky = flaky
         self.skipped = skipped
+        self.interrupted = interrupted
     }
 
     /// Counts `results`.
@@ -29,24 +32,26 @@ public struct FlowRunSummary: Sendable, Hashable, CustomStringConvertible {
             case .failed: failed += 1
             case .flaky: flaky += 1
             case .skipped: skipped += 1
+            case .interrupted: interrupted += 1
             }
         }
     }
 
     /// All flows.
-    public var total: Int { passed + failed + flaky + skipped }
+    public var total: Int { passed + failed + flaky + skipped + interrupted }
 
-    /// True when nothing failed (the run's exit status is 0).
-    public var succeeded: Bool { failed == 0 }
+    /// True when nothing failed and nothing was interrupted (the run's exit status is 0).
+    public var succeeded: Bool { failed == 0 && interrupted == 0 }
 
     /// 0 when nothing failed, else 1.
     public var exitCode: Int32 { succeeded ? 0 : 1 }
 
-    /// `N passed, M failed[, K flaky][, S skipped]`.
+    /// `N passed, M failed[, K flaky][, S skipped][, I interrupted]`.
     public var description: String {
         var line = "\(passed) passed, \(failed) failed"
         if flaky > 0 { line += ", \(flaky) flaky" }
         if skipped > 0 { line += ", \(skipped) skipped" }
+        if interrupted > 0 { line += ", \(interrupted) interrupted" }
         return line
     }
 }

@@ -16,7 +16,7 @@ public enum FlowTraceMode: String, Sendable, Hashable, CaseIterable {
     public func keeps(_ outcome: AttemptOutcome, attempt: Int) -> Bool {
         switch outcome {
         case .skipped: return false
-        case .failed: return true
+        case .failed, .interrupted: return true
         case .passed: return self == .on || attempt > 1
         }
     }

@@ -25,6 +25,11 @@ extension RunReport {
                     entry.message = failure.message
                     entry.position = failure.position
                     entry.artifacts = failure.artifacts.isEmpty ? nil : failure.artifacts
+                case .interrupted(let interruption):
+                    entry.outcome = "interrupted"
+                    entry.message = interruption.message
+                    entry.position = interruption.position
+                    entry.artifacts = interruption.artifacts.isEmpty ? nil : interruption.artifacts
                 }
                 entry.trace = drawn[result.path]?[attempt.number]
                 return entry
@@ -108,6 +113,9 @@ extension RunReport {
                     outcome = .failed(FlowFailure(message: attempt.message ?? "", position: attempt.position,
                                                   artifacts: attempt.artifacts ?? FlowArtifacts()))
                 case "skipped": outcome = .skipped(reason: attempt.message ?? flow.skipReason ?? "")
+                case "interrupted":
+                    outcome = .interrupted(FlowFailure(message: attempt.message ?? "interrupted", position: attempt.position,
+                                                       artifacts: attempt.artifacts ?? FlowArtifacts()))
                 default: outcome = .passed
                 }
                 return FlowAttempt(number: attempt.number, duration: .milliseconds(Int64((attempt.seconds * 1000).rounded())),

@@ -158,6 +158,7 @@ public struct RunReport: Sendable, Codable {
             case .failed: summary.failed += 1
             case .flaky: summary.flaky += 1
             case .skipped: summary.skipped += 1
+            case .interrupted: summary.interrupted += 1
             }
         }
         return summary
