@@ -83,6 +83,10 @@ public final class PipedSession: Sendable {
         /// Called on the harness's event loop with every chunk read from either output, in order, after it
         /// was added to the session's copy (to stream it somewhere, or to know it arrived).
         public var onOutput: (@Sendable (Stream, [UInt8]) -> Void)?
+        /// The most bytes kept of each output (``OutputLimit``: 64 MiB unless
+        /// `HARNESS_OUTPUT_LIMIT` says otherwise): past it the oldest are dropped, the trace says
+        /// so, and ``PipedProgram/Output`` counts them. `onOutput` still sees every byte.
+        public var outputLimit: Int = OutputLimit.standard
 
         /// Creates a configuration; the environment defaults to the current process's, made
         /// hermetic for pipes (``ProgramEnvironment/hermetic(_:for:)``).

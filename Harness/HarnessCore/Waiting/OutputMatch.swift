@@ -48,7 +48,7 @@ enum OutputPattern: Sendable, CustomStringConvertible {
             return OutputMatch(text: needle, before: printed.text(from: start, to: range.lowerBound), range: range)
         case .regex(let regex, _):
             let text = printed.text(from: start)
-            guard let result = regex.expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            guard let result = regex.firstMatch(in: text),
                   let found = Range(result.range, in: text) else { return nil }
             let lower = start + text.utf8.distance(from: text.startIndex, to: found.lowerBound)
             let upper = start + text.utf8.distance(from: text.startIndex, to: found.upperBound)
