@@ -22,6 +22,23 @@ import Harness
         #expect(Array(log.elements) == [-1] && log.keptBytes == 500)
     }
 
+    /// The ring keeps exactly the last `limit` bytes, whatever the sizes of the chunks, and
+    /// hands them over in order (rotated in place) without the chunks' history.
+    @Test(arguments: [1, 3, 7, 10, 25])
+    func aByteRingKeepsTheLastBytesInOrder(chunk: Int) {
+        let ring = ByteRing(limit: 10)
+        var all: [UInt8] = []
+        for start in stride(from: 0, to: 57, by: chunk) {
+            let bytes = (start..<min(57, start + chunk)).map { UInt8($0) }
+            all += bytes
+            bytes.withUnsafeBytes { ring.append($0) }
+            #expect(ring.copy() == Data(all.suffix(10)))
+        }
+        #expect(ring.droppedBytes == 47)
+        #expect(ring.take() == Data(all.suffix(10)))
+        #expect(ring.count == 0 && ring.copy().isEmpty && ring.droppedBytes == 47)
+    }
+
     @Test(arguments: [("64MiB", 64 << 20), ("512KiB", 512 << 10), ("1GiB", 1 << 30), ("65536", 65_536)])
     func limitsAreSizes(text: String, bytes: Int) throws {
         #expect(try OutputLimit.parse(text) == bytes)

@@ -31,8 +31,8 @@ final class PipedSessionCore: Sendable {
 
     private struct State {
         /// What was read of each output, its newest bytes up to the output limit.
-        var standardOutput: BoundedLog<Data>
-        var standardError: BoundedLog<Data>
+        let standardOutput: ByteRing
+        let standardError: ByteRing
         var outputAtEnd = false
         var errorAtEnd = false
         /// The loop's watches of the pipes; nil once that pipe ended (or the input was closed).
@@ -73,8 +73,8 @@ final class PipedSessionCore: Sendable {
         self.outputFD = outputFD
         self.errorFD = errorFD
         state = Locked(State(
-            standardOutput: BoundedLog(limit: configuration.outputLimit),
-            standardError: BoundedLog(limit: configuration.outputLimit)))
+            standardOutput: ByteRing(limit: configuration.outputLimit),
+            standardError: ByteRing(limit: configuration.outputLimit)))
         waiters.describeTimeouts(with: self) { $0.timeoutError(after: $1.timeout ?? .zero) }
     }
 
@@ -105,25 +105,9 @@ final class PipedSessionCore: Sendable {
 
     // MARK: - Queries
 
-    var standardOutputSoFar: Data { state.withLock { $0.completedOutput?.standardOutputData ?? Self.joined($0.standardOutput).data } }
-    var standardErrorSoFar: Data { state.withLock { $0.completedOutput?.standardErrorData ?? Self.joined($0.standardError).data } }
+    var standardOutputSoFar: Data { state.withLock { $0.completedOutput?.standardOutputData ?? $0.standardOutput.copy() } }
+    var standardErrorSoFar: Data { state.withLock { $0.completedOutput?.standardErrorData ?? $0.standardError.copy() } }
 
-    /// The last `limit` bytes of an output as one value (the log keeps a little more: the
-    /// rest of its oldest chunk is cut), and how many bytes before them were dropped.
-    private static func joined(_ log: BoundedLog<Data>) -> (data: Data, dropped: Int) {
-        var excess = max(0, log.keptBytes - log.limit)
-        let dropped = log.droppedBytes + excess
-        var data = Data(capacity: log.keptBytes - excess)
-        for chunk in log.elements {
-            if excess >= chunk.count {
-                excess -= chunk.count
-                continue
-            }
-            data.append(chunk.dropFirst(excess))
-            excess = 0
-        }
-        return (data, dropped)
-    }
     var finishedOutput: PipedProgram.Output? { state.withLock { $0.result } }
 
     /// Whether the child was reaped, the loop watches nothing of it and every descriptor is closed.
@@ -159,16 +143,11 @@ final class PipedSessionCore: Sendable {
                 guard let count else { return false }
                 if count == 0 { return true }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-                let data = Data(chunk)
                 let firstDrop = state.withLock { state -> Bool in
-                    switch stream {
-                    case .standardOutput:
-                        let before = state.standardOutput.droppedBytes
-                        return state.standardOutput.append(data, weight: data.count) && before == 0
-                    case .standardError:
-                        let before = state.standardError.droppedBytes
-                        return state.standardError.append(data, weight: data.count) && before == 0
-                    }
+                    let ring = stream == .standardOutput ? state.standardOutput : state.standardError
+                    let before = ring.droppedBytes
+                    ring.append(chunk)
+                    return before == 0 && ring.droppedBytes > 0
                 }
                 if firstDrop { journalDrop(stream) }
                 configuration.onOutput?(stream, Array(chunk))
@@ -253,14 +232,13 @@ final class PipedSessionCore: Sendable {
         let completed = state.withLock { state -> (PipedProgram.Output, [@Sendable (PipedProgram.Output) -> Void])? in
             guard state.completedOutput == nil, let status = state.reapedStatus,
                   force || (state.outputAtEnd && state.errorAtEnd) else { return nil }
-            let standardOutput = Self.joined(state.standardOutput), standardError = Self.joined(state.standardError)
+            // The output takes the rings' buffers (nothing is read after this): the bytes are
+            // kept once.
             let output = PipedProgram.Output(
-                status: status, standardOutputData: standardOutput.data, standardErrorData: standardError.data,
-                droppedStandardOutputBytes: standardOutput.dropped, droppedStandardErrorBytes: standardError.dropped)
+                status: status, standardOutputData: state.standardOutput.take(), standardErrorData: state.standardError.take(),
+                droppedStandardOutputBytes: state.standardOutput.droppedBytes,
+                droppedStandardErrorBytes: state.standardError.droppedBytes)
             state.completedOutput = output
-            // The output holds the bytes now: the chunks go (nothing is read after this).
-            state.standardOutput = BoundedLog(limit: 0)
-            state.standardError = BoundedLog(limit: 0)
             defer { state.exitHandlers = [] }
             return (output, state.exitHandlers)
         }
@@ -304,8 +282,8 @@ final class PipedSessionCore: Sendable {
     /// something (a background process) keeps its outputs open.
     private func timeoutError(after timeout: Duration) -> PipedSessionError {
         state.withLock { state in
-            let outputTail = PrintableBytes.tail("stdout", of: Self.joined(state.standardOutput).data)
-            let errorTail = PrintableBytes.tail("stderr", of: Self.joined(state.standardError).data)
+            let outputTail = PrintableBytes.tail("stdout", of: state.standardOutput.copy())
+            let errorTail = PrintableBytes.tail("stderr", of: state.standardError.copy())
             if let status = state.reapedStatus {
                 return .outputStillOpen(executable: executable, status: status, after: timeout,
                                         standardOutputTail: outputTail, standardErrorTail: errorTail)

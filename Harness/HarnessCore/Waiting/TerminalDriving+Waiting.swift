@@ -213,7 +213,7 @@ final class ScrolledLineScan: Sendable {
                 // Text across lines: search the lines since the horizon with the screen below them.
                 return (lines + screen.lines).joined(separator: "\n").contains(text)
             }
-            if lines.contains(where: { $0.contains(text) }) { return true }
+            if lines.contains(where: { ByteSearch.asciiContains($0, text) ?? $0.contains(text) }) { return true }
             searchedUpTo = max(searchedUpTo, screen.scrolledOffCount)
             return false
         }

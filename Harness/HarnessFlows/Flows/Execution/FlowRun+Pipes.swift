@@ -55,6 +55,17 @@ extension FlowRun {
             + "\nthe program \(output.status) (status \(output.shellStatus))"
     }
 
+    /// Whether `bytes` hold the UTF-8 of `text`: a plain byte search over the buffer
+    /// (Foundation's `Data.range(of:)` copied a stream of tens of MiB to search it).
+    static func contains(_ bytes: Data, _ text: String) -> Bool {
+        var needle = text
+        return needle.withUTF8 { pattern in
+            bytes.withUnsafeBytes { raw in
+                ByteSearch.firstIndex(of: pattern, in: raw.bindMemory(to: UInt8.self)) != nil
+            }
+        }
+    }
+
     static func bytes(of stream: FlowStream, in output: PipedProgram.Output) -> Data {
         switch stream {
         case .stdout: output.standardOutputData
@@ -72,7 +83,7 @@ extension FlowRun {
         let tail = Self.details(checking: stream, in: output)
         switch check {
         case .contains(let text):
-            if bytes.range(of: Data(text.utf8)) == nil {
+            if !Self.contains(bytes, text) {
                 throw FlowStepFailure("\(name) does not contain it", details: tail, showsScreen: false)
             }
         case .matches(let pattern):
