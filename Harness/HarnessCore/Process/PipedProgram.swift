@@ -15,9 +15,10 @@ public enum PipedProgram {
     public struct Output: Sendable, Hashable {
         /// How the program ended.
         public var status: ExitStatus
-        /// Everything written to standard output, as bytes.
+        /// Everything written to standard output, as bytes (its last bytes, when it went over
+        /// the output limit: see ``droppedStandardOutputBytes``).
         public var standardOutputData: Data
-        /// Everything written to standard error, as bytes.
+        /// Everything written to standard error, as bytes (its last bytes past the output limit).
         public var standardErrorData: Data
         /// How many of the first bytes of standard output were dropped because it went over
         /// the session's output limit (``PipedSession/Configuration/outputLimit``): then

@@ -215,10 +215,11 @@ public final class PipedSession: Sendable {
     /// How the program ended, once it exited and its output was read to the end; nil before.
     public var exitStatus: ExitStatus? { core.finishedOutput?.status }
 
-    /// Everything read from the program's standard output so far.
+    /// What was read from the program's standard output so far: all of it, or its last bytes
+    /// when it went over the output limit (``Configuration/outputLimit``).
     public var standardOutputSoFar: Data { core.standardOutputSoFar }
 
-    /// Everything read from the program's standard error so far.
+    /// What was read from the program's standard error so far (its last bytes past the limit).
     public var standardErrorSoFar: Data { core.standardErrorSoFar }
 
     /// Runs `handler` once, with what ``waitForExit(timeout:)`` returns, when the program has
