@@ -1,0 +1,31 @@
+import Foundation
+import TestSupport
+import Testing
+import Harness
+
+/// `HARNESS_OUTPUT_LIMIT` sets the output limit of a run's sessions; a value that is not a size
+/// is a usage error before anything runs.
+@Suite struct OutputLimitFlowTests {
+    /// 1 MiB of `x`, then `END`: with a 64 KiB limit the pipe keeps the end, and the check passes.
+    static let flood = "app sh -c \"head -c 1048576 /dev/zero | tr '\\\\0' x; printf END\"\nlaunch pipes\nstdout contains \"xEND\"\nexit 0\n"
+
+    @Test func aRunKeepsTheEndOfAStreamUnderASmallLimit() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try fixture.write(Self.flood, at: "suite/flood.flow")
+        let output = try await runHarness(["run", "suite"], in: fixture.folder, environment: ["HARNESS_OUTPUT_LIMIT": "64KiB"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.lastLine == "1 passed, 0 failed")
+    }
+
+    @Test func aLimitThatIsNotASizeIsAUsageError() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try fixture.write(Self.flood, at: "suite/flood.flow")
+        let output = try await runHarness(["run", "suite"], in: fixture.folder, environment: ["HARNESS_OUTPUT_LIMIT": "lots"])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains(#"harness run: HARNESS_OUTPUT_LIMIT: output limit "lots": write a size such as 64MiB"#),
+                "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+    }
+}
