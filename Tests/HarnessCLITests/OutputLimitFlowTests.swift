@@ -18,6 +18,18 @@ import Harness
         #expect(output.lastLine == "1 passed, 0 failed")
     }
 
+    /// A failed check says how much of the stream's start was dropped.
+    @Test func aFailureSaysWhatWasDropped() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try fixture.write(Self.flood.replacingOccurrences(of: "\"xEND\"", with: "\"never\""), at: "suite/flood.flow")
+        let output = try await runHarness(["run", "suite"], in: fixture.folder, environment: ["HARNESS_OUTPUT_LIMIT": "64KiB"])
+        #expect(output.status == 1)
+        let dropped = 1_048_576 + 3 - 65_536
+        #expect(output.stdout.contains("stdout after its first \(dropped) bytes (dropped: output limit) (65536 bytes, the last 300): …xxx"),
+                "\(output.stdout)")
+    }
+
     @Test func aLimitThatIsNotASizeIsAUsageError() async throws {
         let fixture = try FlowFixture()
         defer { fixture.remove() }

@@ -42,9 +42,12 @@ extension FlowRun {
         }
     }
 
-    /// `stdout (5 bytes): oops\n`: the end of a stream for a message.
+    /// `stdout (5 bytes): oops\n`: the end of a stream for a message; when the stream went over
+    /// the output limit, the label says how many of its first bytes were dropped.
     static func tail(of stream: FlowStream, in output: PipedProgram.Output) -> String {
-        PrintableBytes.tail(stream.rawValue, of: bytes(of: stream, in: output))
+        let dropped = stream == .stdout ? output.droppedStandardOutputBytes : output.droppedStandardErrorBytes
+        let label = dropped > 0 ? "\(stream.rawValue) after its first \(dropped) bytes (dropped: output limit)" : stream.rawValue
+        return PrintableBytes.tail(label, of: bytes(of: stream, in: output))
     }
 
     /// What a failed `stdout`/`stderr` check shows: the end of the stream checked, the end of
