@@ -32,12 +32,46 @@ extension Posix {
     }
 
     /// What `stat(2)` says of a path, symbolic links followed: which file it is (device and
-    /// inode, the same for every path that leads to it) and whether it is a folder or a regular file.
+    /// inode, the same for every path that leads to it) and its type.
     package struct FileStatus: Sendable, Hashable {
         /// The device and inode: two paths with the same identity are the same file.
         package let identity: FileIdentity
-        package let isDirectory: Bool
-        package let isRegularFile: Bool
+        /// What kind of file it is.
+        package let type: FileType
+        package var isDirectory: Bool { type == .directory }
+        package var isRegularFile: Bool { type == .regular }
+    }
+
+    /// The type of a file, from its mode.
+    package enum FileType: Sendable, Hashable, CustomStringConvertible {
+        case regular, directory, fifo, socket, characterDevice, blockDevice, symbolicLink, other
+
+        init(mode: UInt32) {
+            self = switch mode & UInt32(S_IFMT) {
+            case UInt32(S_IFREG): .regular
+            case UInt32(S_IFDIR): .directory
+            case UInt32(S_IFIFO): .fifo
+            case UInt32(S_IFSOCK): .socket
+            case UInt32(S_IFCHR): .characterDevice
+            case UInt32(S_IFBLK): .blockDevice
+            case UInt32(S_IFLNK): .symbolicLink
+            default: .other
+            }
+        }
+
+        /// `a FIFO (named pipe)`, `a folder`...: for messages.
+        package var description: String {
+            switch self {
+            case .regular: "a regular file"
+            case .directory: "a folder"
+            case .fifo: "a FIFO (named pipe)"
+            case .socket: "a socket"
+            case .characterDevice: "a character device"
+            case .blockDevice: "a block device"
+            case .symbolicLink: "a symbolic link"
+            case .other: "a special file"
+            }
+        }
     }
 
     /// A file's device and inode.
@@ -51,9 +85,63 @@ extension Posix {
     package static func fileStatus(ofPath path: String) -> FileStatus? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        let kind = UInt32(info.st_mode) & UInt32(S_IFMT)
         return FileStatus(identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
-                          isDirectory: kind == UInt32(S_IFDIR), isRegularFile: kind == UInt32(S_IFREG))
+                          type: FileType(mode: UInt32(info.st_mode)))
+    }
+
+    /// One entry of a folder as ``directoryEntries(_:)`` lists it.
+    package struct DirectoryEntry: Sendable, Hashable {
+        /// The name's bytes, as the file system holds them (not necessarily UTF-8).
+        package let name: [UInt8]
+        /// What the name leads to (symbolic links followed), or nil when nothing (a link to
+        /// nothing, no permission).
+        package let status: FileStatus?
+
+        /// The name as text, or nil when its bytes are not valid UTF-8.
+        package var text: String? { String(validating: name, as: UTF8.self) }
+    }
+
+    /// The entries of the folder `path` (`opendir`, `readdir`, `fstatat`), without `.` and
+    /// `..`, in no particular order: the names as bytes, so that a name that is not UTF-8 is
+    /// listed too (Foundation's listing cannot name it).
+    package static func directoryEntries(_ path: String) throws(SystemError) -> [DirectoryEntry] {
+        guard let directory = opendir(path) else { throw SystemError(operation: "opendir \(path)", errno: errno) }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        var entries: [DirectoryEntry] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw SystemError(operation: "readdir \(path)", errno: errno) }
+                return entries
+            }
+            let namePointer = (UnsafeRawPointer(entry) + directoryNameOffset).assumingMemoryBound(to: CChar.self)
+            let length = strlen(namePointer)
+            let name = Array(UnsafeRawBufferPointer(start: namePointer, count: length))
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            var info = stat()
+            let status = fstatat(descriptor, namePointer, &info, 0) == 0
+                ? FileStatus(identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
+                             type: FileType(mode: UInt32(info.st_mode)))
+                : nil
+            entries.append(DirectoryEntry(name: name, status: status))
+        }
+    }
+
+    /// Creates an empty file, or with `directory` an empty folder, named by raw bytes in the
+    /// folder `directory` (a name that need not be UTF-8; tests make such names with it).
+    package static func createEntry(in folder: String, named name: [UInt8], directory: Bool = false) throws(SystemError) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SystemError(operation: "open \(folder)", errno: errno) }
+        defer { closeIgnoringErrors(descriptor) }
+        let cName = name.map { CChar(bitPattern: $0) } + [0]
+        let result = cName.withUnsafeBufferPointer { pointer -> Int32 in
+            if directory { return mkdirat(descriptor, pointer.baseAddress!, 0o755) }
+            let file = openat(descriptor, pointer.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if file >= 0 { closeIgnoringErrors(file) }
+            return file >= 0 ? 0 : -1
+        }
+        guard result == 0 else { throw SystemError(operation: "create an entry in \(folder)", errno: errno) }
     }
 
     /// Whether `path` itself is a symbolic link (`lstat(2)`).

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessCore
 
 /// Dispatches `harness <subcommand> ...` to a `Command`, printing usage on errors.
 enum HarnessCLI {
@@ -35,6 +36,14 @@ enum HarnessCLI {
             printError("unknown subcommand \(name.debugDescription)\n\(usage)")
             return 64
         }
+        // The sessions' output limit comes from the environment (``OutputLimit``): a value
+        // that is not a size is an error before anything runs, never a silent default.
+        if let limit = ProcessInfo.processInfo.environment[OutputLimit.environmentVariable] {
+            do { _ = try OutputLimit.parse(limit) } catch {
+                printError("harness \(name): \(OutputLimit.environmentVariable): \(error)")
+                return 64
+            }
+        }
         // `harness COMMAND --help` (or -h) before any `--`: the command's help, nothing run.
         let beforeSeparator = arguments.dropFirst().prefix { $0 != "--" }
         if beforeSeparator.contains("--help") || beforeSeparator.contains("-h") {
@@ -57,11 +66,15 @@ enum HarnessCLI {
 
     /// Writes a line to standard output at once (unbuffered, so lines keep their order with
     /// standard error and reach a pipe as they happen); nothing once standard output is closed.
+    /// Control characters in it (a flow's name, a program's words in a failure) are shown
+    /// escaped (``TextEscaping/console(_:)``), never sent to the user's terminal.
     static func printLine(_ line: String) {
-        StandardStreams.writeOutput(line + "\n")
+        StandardStreams.writeOutput(TextEscaping.console(line) + "\n")
     }
 
+    /// Writes a message and a line feed to standard error, control characters escaped as
+    /// ``printLine(_:)`` does.
     static func printError(_ message: String) {
-        StandardStreams.writeError(message + "\n")
+        StandardStreams.writeError(TextEscaping.console(message) + "\n")
     }
 }

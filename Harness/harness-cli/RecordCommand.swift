@@ -60,7 +60,7 @@ enum RecordCommand: Command {
         let savedMode = UserTerminal.isTerminal(input) ? try? UserTerminal.makeRaw(input) : nil
         let restore = { if let savedMode { UserTerminal.restore(savedMode) } }
         let wake = try UserTerminal.makePipe()
-        HarnessCLI.printError("harness record: recording \(program) to \(out); Ctrl-] stops\r")
+        StandardStreams.writeError(TextEscaping.console("harness record: recording \(program) to \(out); Ctrl-] stops") + "\r\n")
 
         var sources: [any DispatchSourceProtocol] = []
         for signalNumber in UserTerminal.stopSignals {
@@ -120,7 +120,7 @@ enum RecordCommand: Command {
             throw CommandError.failure("cannot write \(outPath): \(error.localizedDescription)")
         }
         let steps = text.split(separator: "\n").count - 1
-        HarnessCLI.printError("\r\nharness record: wrote \(steps) lines to \(out)")
+        StandardStreams.writeError("\r\n" + TextEscaping.console("harness record: wrote \(steps) lines to \(out)") + "\n")
         return 0
     }
 

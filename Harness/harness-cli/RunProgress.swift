@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HarnessCore
 import HarnessFlows
 import HarnessSystem
 
@@ -86,7 +87,9 @@ final class RunProgress: Sendable {
     private func update(_ change: (inout State) -> String) {
         let time = seconds
         state.withLock { state in
-            let text = change(&state)
+            // What the flows bring (names, failure messages) is shown escaped; only the
+            // status line's own erase sequence reaches the terminal.
+            let text = TextEscaping.console(change(&state))
             guard live else {
                 if !text.isEmpty { StandardStreams.writeOutput(text) }
                 return
@@ -97,7 +100,7 @@ final class RunProgress: Sendable {
             }
             let width = UserTerminal.size(of: 1)?.columns ?? 80
             var out = state.shown ? Self.erase : ""
-            out += text + state.status.line(at: time, width: width)
+            out += text + TextEscaping.console(state.status.line(at: time, width: width))
             state.shown = true
             StandardStreams.writeOutput(out)
         }

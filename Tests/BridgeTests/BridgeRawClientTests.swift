@@ -36,6 +36,31 @@ import Harness
         }
     }
 
+    /// The real token with bytes after it is a wrong token: two NULs, and 256 of them (a
+    /// length whose difference from the token's vanishes in a byte), and a character more.
+    @Test(arguments: [String(repeating: "\0", count: 2), String(repeating: "\0", count: 256), "0"])
+    func tokenWithTrailingBytesIsRefused(suffix: String) async throws {
+        let listener = try BridgeListener()
+        defer { listener.close() }
+        let fd = try Self.connect(listener)
+        defer { UnixSocket.close(fd) }
+        let hello = try BridgeFrame.encode(.hello(
+            version: BridgeProtocol.version, token: listener.launchOptions.bridgeToken! + suffix, pid: 1, app: "raw"))
+        let answer = try await offPool {
+            try UnixSocket.sendAll(fd, hello, timeoutMilliseconds: 30_000)
+            var decoder = FrameDecoder()
+            return try UnixSocket.receiveMessage(fd, decoder: &decoder, timeoutMilliseconds: 30_000)
+        }
+        guard case .refused(let code, _) = answer else { Issue.record("got \(answer)"); return }
+        #expect(code == "badToken")
+        await #expect {
+            _ = try await listener.waitForReady(timeout: mustSucceedTimeout)
+        } throws: { error in
+            if case BridgeError.authenticationFailed(let reason, _) = error { return reason.contains("wrong token") }
+            return false
+        }
+    }
+
     @Test func firstMessageMustBeHello() async throws {
         let listener = try BridgeListener()
         defer { listener.close() }

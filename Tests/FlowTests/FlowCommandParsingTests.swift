@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TestSupport
 import Testing
 import Harness
@@ -140,6 +143,34 @@ import Harness
 
     @Test func unreadableFileIsAParseError() {
         #expect(throws: FlowParseErrors.self) { try FlowParser.load(path: "/nonexistent/x.flow") }
+    }
+
+    /// What cannot be read says why: a FIFO is not a regular file (and is never opened, so
+    /// nothing blocks on it); bytes that are not UTF-8 are named with their offset, line and column.
+    @Test func aFIFOAndBytesThatAreNotUTF8SayWhatTheyAre() throws {
+        let folder = try TemporaryDirectory(prefix: "flowtests").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fifo = folder + "/pipe.flow"
+        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo \(fifo): errno \(errno)")
+        #expect {
+            try FlowParser.load(path: fifo, displayName: "pipe.flow")
+        } throws: { error in
+            let errors = (error as? FlowParseErrors)?.errors ?? []
+            return errors.count == 1
+                && errors[0].kind == .notARegularFile(path: fifo, type: "a FIFO (named pipe)")
+                && errors[0].description == "pipe.flow:1:1: cannot read the flow file: \(fifo) is a FIFO (named pipe), not a regular file"
+        }
+
+        let latin1 = folder + "/latin1.flow"
+        try Data(Array("app ./todo\nlaunch\ntype \"caf".utf8) + [0xE9] + Array("\"\n".utf8)).write(to: URL(fileURLWithPath: latin1))
+        #expect {
+            try FlowParser.load(path: latin1, displayName: "latin1.flow")
+        } throws: { error in
+            let errors = (error as? FlowParseErrors)?.errors ?? []
+            return errors.count == 1 && errors[0].kind == .invalidUTF8(byte: 0xE9, offset: 27)
+                && errors[0].description
+                    == "latin1.flow:3:10: the flow file is not valid UTF-8: byte 0xE9 at offset 27 (save it as UTF-8)"
+        }
     }
 
     @Test func appResolution() throws {

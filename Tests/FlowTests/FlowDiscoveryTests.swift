@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Harness
+import HarnessSystem
 @testable import HarnessFlows
 
 @Suite struct FlowDiscoveryTests {
@@ -18,6 +19,22 @@ import Harness
 
         let both = try FlowDiscovery.discover(["Other/x.flow", "Flows", "Flows/a.flow"], root: root)
         #expect(both.map(\.relativePath) == ["Flows/a.flow", "Flows/b.flow", "Flows/sub/c.flow", "Other/x.flow"])
+    }
+
+    /// A flow (or a folder) whose name is not valid UTF-8 cannot be named, so it cannot run: it
+    /// is said, with the invalid byte as `\xFF`, and the others run.
+    @Test func namesThatAreNotUTF8AreReportedNotSkippedSilently() throws {
+        let root = try TemporaryDirectory(prefix: "flowtests").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try writeFile("", at: "Flows/good.flow", in: root)
+        try Posix.createEntry(in: root + "/Flows", named: Array("bad".utf8) + [0xFF] + Array(".flow".utf8))
+        try Posix.createEntry(in: root + "/Flows", named: Array("notes".utf8) + [0xFE], directory: false)
+        try Posix.createEntry(in: root + "/Flows", named: Array("dir".utf8) + [0xC3], directory: true)
+        var warnings: [FlowDiscoveryWarning] = []
+        let flows = try FlowDiscovery.discover(["Flows"], root: root) { warnings.append($0) }
+        #expect(flows.map(\.relativePath) == ["Flows/good.flow"])
+        #expect(warnings == [.nonUTF8Name("Flows/bad\\xFF.flow", isFolder: false), .nonUTF8Name("Flows/dir\\xC3", isFolder: true)])
+        #expect(warnings.first?.description == "Flows/bad\\xFF.flow: the flow's name is not valid UTF-8: not run (rename it)")
     }
 
     @Test func filterMatchesTheRelativePath() throws {

@@ -58,6 +58,7 @@ import Harness
         ("env 1A=x", #"2:5: invalid name "1A""#),
         ("env HARNESS_BRIDGE_TOKEN=abc", #"2:5: invalid name "HARNESS_BRIDGE_TOKEN": the harness sets the bridge token for each launch; a flow cannot set it"#),
         ("env A", #"2:5: unexpected "A" (expected NAME=VALUE)"#),
+        (#"env A="x\0y""#, "2:5: the value of A holds a NUL character (\\0), which a program cannot receive"),
         ("env", "2:4: env: missing NAME=VALUE"),
         (#"env A="x"y"#, "2:10: expected a space after the closing quote"),
         ("stub GET /todos 999", #"2:17: invalid number "999" (expected an HTTP status 100...599)"#),
@@ -79,6 +80,19 @@ import Harness
     func setupErrorHasPositionAndMessage(line: String, expected: String) {
         let errors = parseErrors("app ./todo\n" + line + "\nlaunch")
         #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix(expected) == true, "got \(errors)")
+    }
+
+    /// A NUL character (raw, or written `\0`) in the program's path or an argument is an error
+    /// naming its line: the program's arguments are C strings, which would end there.
+    @Test(arguments: [
+        ("app true\u{0}", "1:5: the program's path holds a NUL character"),
+        ("app \"tr\\0ue\"", "1:5: the program's path holds a NUL character"),
+        ("app sh -c \"exit 0\u{0}; exit 1\"", "1:11: argument 2 holds a NUL character"),
+    ])
+    func nulInTheProgramOrAnArgumentIsAnError(line: String, expected: String) {
+        let errors = parseErrors(line + "\nlaunch")
+        #expect(errors.count == 1, "got \(errors)")
         #expect(errors.first?.hasPrefix(expected) == true, "got \(errors)")
     }
 

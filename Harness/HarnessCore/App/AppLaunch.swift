@@ -45,6 +45,9 @@ public struct AppLaunch: Sendable {
     /// How long a synchronized frame (mode 2026) may stay held before the screen shows the
     /// update anyway (see ``TerminalSession/Configuration/synchronizedOutputLimit``; 150 ms).
     public var synchronizedOutputLimit: Duration = .milliseconds(150)
+    /// The most bytes kept of each kind of output: the terminal's recording, each pipe, the
+    /// bridge's events (``OutputLimit``: 64 MiB unless `HARNESS_OUTPUT_LIMIT` says otherwise).
+    public var outputLimit: Int = OutputLimit.standard
     /// How much of the launch protocol the program speaks: only what the test asked for.
     ///
     /// Unless set, `.arguments` when the test gave the app a network, an initial state, a

@@ -55,7 +55,7 @@ public final class PipedApp: Sendable {
         let sandbox = try launch.makeSandbox()
         do {
             let options = launch.launchOptions(storage: sandbox)
-            let configuration = PipedSession.Configuration(
+            var configuration = PipedSession.Configuration(
                 executable: launch.executable,
                 arguments: launch.protocolArguments(options) + launch.arguments,
                 environment: launch.programEnvironment(adding: launch.protocolVariables(options), for: .pipes),
@@ -63,6 +63,7 @@ public final class PipedApp: Sendable {
                 standardInput: standardInput,
                 defaultTimeout: launch.defaultTimeout
             )
+            configuration.outputLimit = launch.outputLimit
             return PipedApp(session: try PipedSession.launch(configuration), sandbox: sandbox)
         } catch {
             sandbox.close(failed: false)

@@ -64,7 +64,7 @@ public final class TerminalApp: Sendable {
             var protocolArguments = launch.protocolArguments(options)
             var protocolEnvironment = launch.protocolVariables(options)
             if launch.launchProtocol == .bridge {
-                let bridgeListener = try BridgeListener(options: options) {
+                let bridgeListener = try BridgeListener(options: options, eventLimit: launch.outputLimit) {
                     guard let session = sessionBox.withLock({ $0 }) else { return nil }
                     return Self.diagnostics(of: session) + "\n" + Self.launchProtocolHint(launch.carrier)
                 }
@@ -85,6 +85,7 @@ public final class TerminalApp: Sendable {
                 defaultTimeout: launch.defaultTimeout
             )
             launchConfiguration.synchronizedOutputLimit = launch.synchronizedOutputLimit
+            launchConfiguration.outputLimit = launch.outputLimit
             let configuration = launchConfiguration
             let session: TerminalSession
             do {

@@ -111,6 +111,10 @@ public struct AppBridge: Sendable {
     /// The events received so far with the time each arrived (for the run report's timeline).
     package var timedEvents: [(event: BridgeEvent, receivedAt: Date)] { client.timedEvents }
 
+    /// How many older events were dropped because the events went over the output limit
+    /// (``AppLaunch/outputLimit``), and the bytes they held: ``receivedEvents`` are the newest.
+    public var droppedEvents: (count: Int, bytes: Int) { client.droppedEvents }
+
     /// Every spy record so far with the time it arrived (for the run report's timeline).
     package var timedRecords: [(spy: String, value: RawJSON, receivedAt: Date)] { client.timedRecords }
 

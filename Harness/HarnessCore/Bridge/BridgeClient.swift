@@ -48,9 +48,9 @@ final class BridgeClient: Sendable {
         /// The loop timer that gives the process watcher `exitGrace` after the connection dropped.
         var exitGraceTimer: EventLoop.Timer?
         var nextSubscriberID: UInt64 = 1
-        var eventLog: [BridgeEvent] = []
-        /// When each event of `eventLog` arrived (same indices), for the report's timeline.
-        var eventTimes: [Date] = []
+        /// The events with the time each arrived (for the report's timeline), the newest up to
+        /// the output limit; the cursors are absolute positions in it.
+        var eventLog: BoundedLog<(event: BridgeEvent, receivedAt: Date)>
         /// Every spy record with the time it arrived, in arrival order, for the report's timeline.
         var recordLog: [(spy: String, value: RawJSON, receivedAt: Date)] = []
         var eventCursors: [String: Int] = [:]
@@ -61,10 +61,11 @@ final class BridgeClient: Sendable {
         /// if not enough yet.
         mutating func takeEvents(_ count: Int, filter: String?) -> [BridgeEvent]? {
             let key = filter ?? "*"
-            var index = eventCursors[key] ?? 0
+            // A cursor in the dropped part goes on from the oldest event kept.
+            var index = eventLog.clamped(eventCursors[key] ?? 0)
             var found: [BridgeEvent] = []
-            while index < eventLog.count && found.count < count {
-                if filter == nil || eventLog[index].name == filter { found.append(eventLog[index]) }
+            while let entry = eventLog[position: index], found.count < count {
+                if filter == nil || entry.event.name == filter { found.append(entry.event) }
                 index += 1
             }
             guard found.count == count else { return nil }
@@ -75,16 +76,21 @@ final class BridgeClient: Sendable {
 
     let token: String
     let maxFrameSize: Int
+    /// The most bytes of events kept (``OutputLimit``).
+    let eventLimit: Int
     let exitGrace: Duration
     let diagnostics: @Sendable () -> String?
 
-    private let state = Locked(State())
+    private let state: Locked<State>
     /// The pending calls and waits; the table's lock is taken inside `state`'s, never around it.
     private let waiters = WaiterTable<WaitKind, Outcome>()
 
-    init(token: String, maxFrameSize: Int, exitGrace: Duration, diagnostics: @escaping @Sendable () -> String?) {
+    init(token: String, maxFrameSize: Int, eventLimit: Int = OutputLimit.standard, exitGrace: Duration,
+         diagnostics: @escaping @Sendable () -> String?) {
         self.token = token
         self.maxFrameSize = maxFrameSize
+        self.eventLimit = eventLimit
+        state = Locked(State(eventLog: BoundedLog(limit: eventLimit)))
         self.exitGrace = exitGrace
         self.diagnostics = diagnostics
         waiters.describeTimeouts(with: self) { $0.timeoutError($1.condition, timeout: $1.timeout ?? .zero) }
@@ -98,11 +104,12 @@ final class BridgeClient: Sendable {
 
     var appName: String { state.withLock { $0.helloApp } }
     var appPID: Int { state.withLock { $0.helloPID } }
-    var receivedEvents: [BridgeEvent] { state.withLock { $0.eventLog } }
-    /// The events with the time each arrived, in order.
-    var timedEvents: [(event: BridgeEvent, receivedAt: Date)] {
-        state.withLock { zip($0.eventLog, $0.eventTimes).map { ($0, $1) } }
-    }
+    /// The events kept (the newest, up to the output limit), in order.
+    var receivedEvents: [BridgeEvent] { state.withLock { $0.eventLog.elements.map(\.event) } }
+    /// The events kept with the time each arrived, in order.
+    var timedEvents: [(event: BridgeEvent, receivedAt: Date)] { state.withLock { Array($0.eventLog.elements) } }
+    /// How many older events were dropped by the output limit, and their bytes.
+    var droppedEvents: (count: Int, bytes: Int) { state.withLock { ($0.eventLog.droppedCount, $0.eventLog.droppedBytes) } }
     /// Every spy record with the time it arrived, in arrival order.
     var timedRecords: [(spy: String, value: RawJSON, receivedAt: Date)] { state.withLock { $0.recordLog } }
 
@@ -150,8 +157,8 @@ final class BridgeClient: Sendable {
         case .event(let seq, let name, let value):
             let event = BridgeEvent(seq: seq, name: name, value: value)
             let (streams, satisfied) = state.withLock { state -> ([AsyncStream<BridgeEvent>.Continuation], [(waiter: Waiter, outcome: Outcome)]) in
-                state.eventLog.append(event)
-                state.eventTimes.append(Date())
+                // The weight: the value's JSON, the name, and the entry itself.
+                state.eventLog.append((event, Date()), weight: value.data.count + name.utf8.count + 64)
                 return (Array(state.subscribers.values), satisfyEventWaiters(&state))
             }
             for stream in streams { stream.yield(event) }
@@ -217,14 +224,15 @@ final class BridgeClient: Sendable {
         connection?.close(reason: "refused: \(reason)", flush: true)
     }
 
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8), right = Array(b.utf8)
-        var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
-        for index in 0..<max(left.count, right.count) {
-            let x = index < left.count ? left[index] : 0
-            let y = index < right.count ? right[index] : 0
-            difference |= x ^ y
-        }
+    /// Whether `presented` is exactly `expected`, byte for byte: values of different lengths
+    /// never match (the token's length is no secret), and values of the same length are compared
+    /// in full, whatever byte differs first (an XOR of every pair, accumulated), so the time
+    /// taken says nothing about how much of the token was right.
+    static func constantTimeEqual(_ presented: String, _ expected: String) -> Bool {
+        let left = Array(presented.utf8), right = Array(expected.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in 0..<left.count { difference |= left[index] ^ right[index] }
         return difference == 0
     }
 
@@ -405,7 +413,7 @@ final class BridgeClient: Sendable {
     func subscribe() -> AsyncStream<BridgeEvent> {
         let (stream, continuation) = AsyncStream<BridgeEvent>.makeStream()
         let id = state.withLock { state -> UInt64? in
-            for event in state.eventLog { continuation.yield(event) }
+            for entry in state.eventLog.elements { continuation.yield(entry.event) }
             guard state.end == nil else { return nil }
             defer { state.nextSubscriberID += 1 }
             state.subscribers[state.nextSubscriberID] = continuation

@@ -34,6 +34,9 @@ public final class BridgeListener: Sendable {
     /// - Parameters:
     ///   - options: the other launch options (network, storage, clock, initial state, values).
     ///   - maxFrameSize: the largest frame accepted from the app.
+    ///   - eventLimit: the most bytes of events kept for ``AppBridge/nextEvent(named:timeout:)``
+    ///     and the report (``OutputLimit``): past it the oldest are dropped, and a wait whose
+    ///     place is among them goes on from the oldest kept.
     ///   - exitGrace: after the connection drops, how long to wait for ``appExited(_:)`` before
     ///     failing pending waits with ``BridgeError/connectionLost(reason:during:diagnostics:)``.
     ///   - diagnostics: called when a wait fails; its text (e.g. the app's last screen and exit
@@ -41,6 +44,7 @@ public final class BridgeListener: Sendable {
     public init(
         options: LaunchOptions = LaunchOptions(),
         maxFrameSize: Int = BridgeProtocol.defaultMaxFrameSize,
+        eventLimit: Int = OutputLimit.standard,
         exitGrace: Duration = .milliseconds(500),
         diagnostics: @escaping @Sendable () -> String? = { nil }
     ) throws(BridgeError) {
@@ -53,7 +57,8 @@ public final class BridgeListener: Sendable {
         self.directory = directory
         self.socketPath = socketPath
         self.launchOptions = launchOptions
-        self.client = BridgeClient(token: token, maxFrameSize: maxFrameSize, exitGrace: exitGrace, diagnostics: diagnostics)
+        self.client = BridgeClient(
+            token: token, maxFrameSize: maxFrameSize, eventLimit: eventLimit, exitGrace: exitGrace, diagnostics: diagnostics)
         let listener: UnixListener
         do { listener = try UnixListener(path: socketPath) } catch {
             try? FileManager.default.removeItem(atPath: directory)

@@ -15,10 +15,17 @@ public enum PipedProgram {
     public struct Output: Sendable, Hashable {
         /// How the program ended.
         public var status: ExitStatus
-        /// Everything written to standard output, as bytes.
+        /// Everything written to standard output, as bytes (its last bytes, when it went over
+        /// the output limit: see ``droppedStandardOutputBytes``).
         public var standardOutputData: Data
-        /// Everything written to standard error, as bytes.
+        /// Everything written to standard error, as bytes (its last bytes past the output limit).
         public var standardErrorData: Data
+        /// How many of the first bytes of standard output were dropped because it went over
+        /// the session's output limit (``PipedSession/Configuration/outputLimit``): then
+        /// ``standardOutputData`` holds only its last bytes. 0 when it all fit.
+        public var droppedStandardOutputBytes = 0
+        /// The same for standard error.
+        public var droppedStandardErrorBytes = 0
 
         /// Everything written to standard output, decoded as UTF-8 (invalid bytes become U+FFFD).
         public var standardOutput: String { String(decoding: standardOutputData, as: UTF8.self) }

@@ -83,6 +83,10 @@ public final class PipedSession: Sendable {
         /// Called on the harness's event loop with every chunk read from either output, in order, after it
         /// was added to the session's copy (to stream it somewhere, or to know it arrived).
         public var onOutput: (@Sendable (Stream, [UInt8]) -> Void)?
+        /// The most bytes kept of each output (``OutputLimit``: 64 MiB unless
+        /// `HARNESS_OUTPUT_LIMIT` says otherwise): past it the oldest are dropped, the trace says
+        /// so, and ``PipedProgram/Output`` counts them. `onOutput` still sees every byte.
+        public var outputLimit: Int = OutputLimit.standard
 
         /// Creates a configuration; the environment defaults to the current process's, made
         /// hermetic for pipes (``ProgramEnvironment/hermetic(_:for:)``).
@@ -212,10 +216,11 @@ public final class PipedSession: Sendable {
     /// How the program ended, once it exited and its output was read to the end; nil before.
     public var exitStatus: ExitStatus? { core.finishedOutput?.status }
 
-    /// Everything read from the program's standard output so far.
+    /// What was read from the program's standard output so far: all of it, or its last bytes
+    /// when it went over the output limit (``Configuration/outputLimit``).
     public var standardOutputSoFar: Data { core.standardOutputSoFar }
 
-    /// Everything read from the program's standard error so far.
+    /// What was read from the program's standard error so far (its last bytes past the limit).
     public var standardErrorSoFar: Data { core.standardErrorSoFar }
 
     /// Runs `handler` once, with what ``waitForExit(timeout:)`` returns, when the program has

@@ -30,8 +30,9 @@ final class PipedSessionCore: Sendable {
     // MARK: - Guarded by the lock
 
     private struct State {
-        var standardOutput = Data()
-        var standardError = Data()
+        /// What was read of each output, its newest bytes up to the output limit.
+        let standardOutput: ByteRing
+        let standardError: ByteRing
         var outputAtEnd = false
         var errorAtEnd = false
         /// The loop's watches of the pipes; nil once that pipe ended (or the input was closed).
@@ -52,7 +53,7 @@ final class PipedSessionCore: Sendable {
         var exitHandlers: [@Sendable (PipedProgram.Output) -> Void] = []
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
     /// The waits for the result (they wait for nothing else).
     private let waiters = WaiterTable<Void, PipedProgram.Output>()
     /// The child's exit, reported by the loop.
@@ -71,6 +72,9 @@ final class PipedSessionCore: Sendable {
         self.inputFD = inputFD
         self.outputFD = outputFD
         self.errorFD = errorFD
+        state = Locked(State(
+            standardOutput: ByteRing(limit: configuration.outputLimit),
+            standardError: ByteRing(limit: configuration.outputLimit)))
         waiters.describeTimeouts(with: self) { $0.timeoutError(after: $1.timeout ?? .zero) }
     }
 
@@ -101,8 +105,9 @@ final class PipedSessionCore: Sendable {
 
     // MARK: - Queries
 
-    var standardOutputSoFar: Data { state.withLock { $0.standardOutput } }
-    var standardErrorSoFar: Data { state.withLock { $0.standardError } }
+    var standardOutputSoFar: Data { state.withLock { $0.completedOutput?.standardOutputData ?? $0.standardOutput.copy() } }
+    var standardErrorSoFar: Data { state.withLock { $0.completedOutput?.standardErrorData ?? $0.standardError.copy() } }
+
     var finishedOutput: PipedProgram.Output? { state.withLock { $0.result } }
 
     /// Whether the child was reaped, the loop watches nothing of it and every descriptor is closed.
@@ -138,16 +143,25 @@ final class PipedSessionCore: Sendable {
                 guard let count else { return false }
                 if count == 0 { return true }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-                state.withLock { state in
-                    switch stream {
-                    case .standardOutput: state.standardOutput.append(contentsOf: chunk)
-                    case .standardError: state.standardError.append(contentsOf: chunk)
-                    }
+                let firstDrop = state.withLock { state -> Bool in
+                    let ring = stream == .standardOutput ? state.standardOutput : state.standardError
+                    let before = ring.droppedBytes
+                    ring.append(chunk)
+                    return before == 0 && ring.droppedBytes > 0
                 }
+                if firstDrop { journalDrop(stream) }
                 configuration.onOutput?(stream, Array(chunk))
             }
             return false
         }
+    }
+
+    /// Says in the trace that `stream` went over the output limit (once per stream).
+    private func journalDrop(_ stream: PipedSession.Stream) {
+        let now = Date()
+        journal.record(SessionJournal.Entry(
+            text: "\(stream.rawValue) reached the output limit (\(configuration.outputLimit) bytes): its oldest bytes are dropped",
+            file: nil, line: nil, start: now, end: now, problem: nil, screen: nil))
     }
 
     private func outputEnded(_ stream: PipedSession.Stream) {
@@ -218,8 +232,12 @@ final class PipedSessionCore: Sendable {
         let completed = state.withLock { state -> (PipedProgram.Output, [@Sendable (PipedProgram.Output) -> Void])? in
             guard state.completedOutput == nil, let status = state.reapedStatus,
                   force || (state.outputAtEnd && state.errorAtEnd) else { return nil }
+            // The output takes the rings' buffers (nothing is read after this): the bytes are
+            // kept once.
             let output = PipedProgram.Output(
-                status: status, standardOutputData: state.standardOutput, standardErrorData: state.standardError)
+                status: status, standardOutputData: state.standardOutput.take(), standardErrorData: state.standardError.take(),
+                droppedStandardOutputBytes: state.standardOutput.droppedBytes,
+                droppedStandardErrorBytes: state.standardError.droppedBytes)
             state.completedOutput = output
             defer { state.exitHandlers = [] }
             return (output, state.exitHandlers)
@@ -264,8 +282,8 @@ final class PipedSessionCore: Sendable {
     /// something (a background process) keeps its outputs open.
     private func timeoutError(after timeout: Duration) -> PipedSessionError {
         state.withLock { state in
-            let outputTail = PrintableBytes.tail("stdout", of: state.standardOutput)
-            let errorTail = PrintableBytes.tail("stderr", of: state.standardError)
+            let outputTail = PrintableBytes.tail("stdout", of: state.standardOutput.copy())
+            let errorTail = PrintableBytes.tail("stderr", of: state.standardError.copy())
             if let status = state.reapedStatus {
                 return .outputStillOpen(executable: executable, status: status, after: timeout,
                                         standardOutputTail: outputTail, standardErrorTail: errorTail)

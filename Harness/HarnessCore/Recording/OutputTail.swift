@@ -10,13 +10,22 @@ struct OutputTail: Sendable {
         storage = [UInt8](repeating: 0, count: capacity)
     }
 
+    /// Adds `bytes` at the end, in at most two copies (the ring's end, then its start), not
+    /// byte by byte: this runs for every chunk a program writes.
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         let incoming = bytes.count > capacity ? UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - capacity)...]) : bytes
-        for byte in incoming {
-            let end = (start + count) % capacity
-            storage[end] = byte
-            if count < capacity { count += 1 } else { start = (start + 1) % capacity }
+        guard !incoming.isEmpty else { return }
+        let end = (start + count) % capacity
+        let first = min(incoming.count, capacity - end)
+        storage.withUnsafeMutableBytes { ring in
+            ring.baseAddress!.advanced(by: end).copyMemory(from: incoming.baseAddress!, byteCount: first)
+            if first < incoming.count {
+                ring.baseAddress!.copyMemory(from: incoming.baseAddress!.advanced(by: first), byteCount: incoming.count - first)
+            }
         }
+        let overflow = max(0, count + incoming.count - capacity)
+        count = min(capacity, count + incoming.count)
+        start = (start + overflow) % capacity
     }
 
     /// The last `limit` bytes in order.

@@ -2,6 +2,8 @@ import Foundation
 
 extension TerminalRecording {
     /// The recording as an asciicast v2 value: output, input and resize events with their times.
+    /// When the session dropped older events (its output limit), a marker at the first kept
+    /// event says how many and how many bytes, so a replay is known to start mid-session.
     ///
     /// A UTF-8 character split across two output chunks is carried to the next one, so every
     /// event holds valid text (see ``AsciicastRecorder``).
@@ -10,6 +12,9 @@ extension TerminalRecording {
             width: size.cols, height: size.rows, timestamp: startDate,
             env: term.map { ["TERM": $0] } ?? [:]
         )
+        if droppedEventCount > 0 {
+            recorder.marker(Self.droppedMarker(events: droppedEventCount, bytes: droppedByteCount), at: events.first?.time ?? 0)
+        }
         for event in events {
             switch event.kind {
             case .output:
@@ -22,6 +27,11 @@ extension TerminalRecording {
             }
         }
         return recorder.finish()
+    }
+
+    /// The marker's label: `harness: 12 older events (49152 bytes) were dropped (output limit)`.
+    static func droppedMarker(events: Int, bytes: Int) -> String {
+        "harness: \(events) older event\(events == 1 ? "" : "s") (\(bytes) bytes) were dropped (output limit)"
     }
 
     /// The recording as the text of an asciicast v2 file (https://docs.asciinema.org/manual/asciicast/v2/):

@@ -38,13 +38,21 @@ public struct TerminalRecording: Sendable, Equatable {
     public var term: String?
     /// The events in order.
     public var events: [Event]
+    /// How many older events the session dropped before `events` because the recording went
+    /// over its output limit (``TerminalSession/Configuration/outputLimit``); 0 when none.
+    public var droppedEventCount: Int
+    /// How many bytes those dropped events held.
+    public var droppedByteCount: Int
 
     /// Creates a recording.
-    public init(size: TerminalSize, startDate: Date = Date(), term: String? = nil, events: [Event] = []) {
+    public init(size: TerminalSize, startDate: Date = Date(), term: String? = nil, events: [Event] = [],
+                droppedEventCount: Int = 0, droppedByteCount: Int = 0) {
         self.size = size
         self.startDate = startDate
         self.term = term
         self.events = events
+        self.droppedEventCount = droppedEventCount
+        self.droppedByteCount = droppedByteCount
     }
 
     /// All output bytes concatenated: what a raw byte recording of the session holds.

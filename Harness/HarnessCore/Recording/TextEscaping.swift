@@ -36,6 +36,26 @@ package enum TextEscaping {
         scalar.value < 0x20 || scalar.value == 0x7F
     }
 
+    /// `text` made safe to print on a terminal, with its lines kept: ESC as `\e`, carriage
+    /// return as `\r`, every other C0 control except line feed and tab, DEL and the C1
+    /// controls (U+0080 to U+009F) as `\u{XX}`; everything else as it is. A flow's name, a
+    /// message or a program's output printed this way cannot move the cursor, change colours,
+    /// set the window title or hide what follows.
+    package static func console(_ text: String) -> String {
+        func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+            (isControl(scalar) && scalar != "\n" && scalar != "\t") || (0x80...0x9F).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        return map(text) { scalar in
+            guard needsEscape(scalar) else { return nil }
+            switch scalar {
+            case "\u{1B}": return "\\e"
+            case "\r": return "\\r"
+            default: return "\\u{" + hex(scalar.value, width: 2, uppercase: true) + "}"
+            }
+        }
+    }
+
     /// `&`, `<` and `>` as entities, and with `quotes` `"` and `'` too; nil for any other scalar.
     package static func xmlEntity(_ scalar: Unicode.Scalar, quotes: Bool) -> String? {
         switch scalar {

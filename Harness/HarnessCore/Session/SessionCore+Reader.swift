@@ -47,7 +47,7 @@ extension SessionCore {
     private func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         let now = MonotonicClock.nanoseconds()
         let (matched, checks, askWritable) = state.withLock { state in
-            state.recording.events.append(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
+            state.record(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
             state.tail.append(bytes)
             let heldBefore = state.heldFrame
             state.terminal.feed(bytes)

@@ -38,7 +38,10 @@ final class SessionCore: Sendable {
         let terminal: Terminal
         let responses: Responses
         var size: TerminalSize
-        var recording: TerminalRecording
+        /// The recording's header (size, start, `TERM`); its events are `events`.
+        let recordingHeader: TerminalRecording
+        /// The recording's events, the newest up to the output limit.
+        var events: BoundedLog<TerminalRecording.Event>
         var tail = OutputTail(capacity: 4096)
         /// Input not yet accepted by the pty (the program is not reading); the loop writes it
         /// when the master is writable.
@@ -92,7 +95,25 @@ final class SessionCore: Sendable {
         var outputTail: String { terminal.printedText.tail(after: outputCursor) }
 
         mutating func recordInput(_ bytes: [UInt8], launchUptime: UInt64) {
-            recording.events.append(.init(time: Self.seconds(since: launchUptime), kind: .input, bytes: bytes))
+            record(.init(time: Self.seconds(since: launchUptime), kind: .input, bytes: bytes))
+        }
+
+        /// Adds an event to the recording; the first time the output limit drops older
+        /// events, a notice says so (in the trace; the recording counts them).
+        mutating func record(_ event: TerminalRecording.Event) {
+            let droppedBefore = events.droppedCount
+            guard events.append(event, weight: event.bytes.count), droppedBefore == 0 else { return }
+            notices.append(TerminalNotice(text:
+                "the recording reached the output limit (\(events.limit) bytes): its oldest events are dropped"))
+        }
+
+        /// The recording as it is now: the events kept, and how many were dropped.
+        var recording: TerminalRecording {
+            var recording = recordingHeader
+            recording.events = Array(events.elements)
+            recording.droppedEventCount = events.droppedCount
+            recording.droppedByteCount = events.droppedBytes
+            return recording
         }
 
         static func seconds(since launchUptime: UInt64) -> Double {
@@ -124,7 +145,8 @@ final class SessionCore: Sendable {
         terminal.onResponse = { [responses] bytes in responses.bytes += bytes }
         state = Locked(State(
             terminal: terminal, responses: responses, size: configuration.size,
-            recording: TerminalRecording(size: configuration.size, startDate: Date(), term: term),
+            recordingHeader: TerminalRecording(size: configuration.size, startDate: Date(), term: term),
+            events: BoundedLog(limit: configuration.outputLimit),
             lastOutputUptime: now))
         waiters.describeTimeouts(with: self) { $0.timeoutError(for: $1) }
     }
@@ -247,7 +269,7 @@ final class SessionCore: Sendable {
             state.terminal.resize(cols: newSize.cols, rows: newSize.rows)
             state.screenGeneration += 1
             state.size = newSize
-            state.recording.events.append(.init(
+            state.record(.init(
                 time: State.seconds(since: launchUptime), kind: .resize, bytes: Array("\(newSize.cols)x\(newSize.rows)".utf8)))
             return .success(screenChecks(&state, waiters.conditions()))
         }

@@ -30,6 +30,12 @@ extension TerminalSession {
         /// mode and stalls is not frozen forever. Each release by the limit is a
         /// ``TerminalNotice`` (``TerminalSession/notices``) and a line of the trace.
         public var synchronizedOutputLimit: Duration = .milliseconds(150)
+        /// The most bytes the session's recording keeps (``OutputLimit``: 64 MiB unless
+        /// `HARNESS_OUTPUT_LIMIT` says otherwise): past it the oldest events are dropped, a
+        /// ``TerminalNotice`` says so once, and the recording counts them
+        /// (``TerminalRecording/droppedByteCount``). The screen, its scrollback (the last
+        /// 10,000 lines) and the output stream (the last MiB) have bounds of their own.
+        public var outputLimit: Int = OutputLimit.standard
         /// How long, after the program was reaped, the session keeps reading its terminal for
         /// processes that still hold it (a background job writing its last words) before it
         /// reports the exit anyway; see ``SessionCore``'s reader. Tests of that wait lengthen it,

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSystem
 import TerminalEmulator
 
 /// What a wait on the output stream found (``TerminalDriving/waitForOutput(text:timeout:fileID:filePath:line:column:)``).
@@ -29,12 +30,15 @@ public struct OutputMatch: Sendable, Equatable, CustomStringConvertible {
 
 /// What an output wait looks for, matched against the printed text after the cursor.
 enum OutputPattern: Sendable, CustomStringConvertible {
-    case text(String)
+    /// Text, with how far the wait has already searched: an absolute offset of the printed
+    /// text from which no occurrence can start before the end seen last time, so each chunk
+    /// the program writes is searched once, not the whole stream after the cursor again.
+    case text(String, searched: Locked<Int> = Locked(0))
     case regex(CompiledRegex, pattern: String)
 
     var description: String {
         switch self {
-        case .text(let text): "output \(text.debugDescription)"
+        case .text(let text, _): "output \(text.debugDescription)"
         case .regex(_, let pattern): "output matching /\(pattern)/"
         }
     }
@@ -43,12 +47,18 @@ enum OutputPattern: Sendable, CustomStringConvertible {
     func firstMatch(in printed: PrintedText, after cursor: Int) -> OutputMatch? {
         let start = max(cursor, printed.startOffset)
         switch self {
-        case .text(let needle):
-            guard let range = printed.range(of: needle, from: start) else { return nil }
+        case .text(let needle, let searched):
+            // An occurrence that starts before the last end seen minus the text's length was
+            // found then; one that ends after it starts at or after that point.
+            let resume = max(start, searched.withLock { $0 } - needle.utf8.count + 1)
+            guard let range = printed.range(of: needle, from: resume) else {
+                searched.withLock { $0 = max($0, printed.endOffset) }
+                return nil
+            }
             return OutputMatch(text: needle, before: printed.text(from: start, to: range.lowerBound), range: range)
         case .regex(let regex, _):
             let text = printed.text(from: start)
-            guard let result = regex.expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            guard let result = regex.firstMatch(in: text),
                   let found = Range(result.range, in: text) else { return nil }
             let lower = start + text.utf8.distance(from: text.startIndex, to: found.lowerBound)
             let upper = start + text.utf8.distance(from: text.startIndex, to: found.upperBound)

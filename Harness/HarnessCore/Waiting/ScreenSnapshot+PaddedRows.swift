@@ -12,6 +12,17 @@ extension ScreenSnapshot {
     /// breaks, in the screen's text.
     package func showsText(_ text: String) -> Bool {
         if text.contains("\n") { return self.text.contains(text) }
+        // Every row and the text ASCII (the usual case): bytes decide, without the slower
+        // character-aware searches below.
+        var allASCII = true
+        for row in 0..<rows {
+            guard let found = ByteSearch.asciiContains(paddedLine(row), text) else {
+                allASCII = false
+                break
+            }
+            if found { return true }
+        }
+        if allASCII { return false }
         if contains(text) { return true }
         return (0..<rows).contains { paddedLine($0).contains(text) }
     }

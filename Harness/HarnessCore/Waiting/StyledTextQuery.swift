@@ -25,6 +25,12 @@ package struct StyledTextQuery: Sendable {
         package static func regex(compiling pattern: String) throws -> Target {
             .regex(try CompiledRegex(lines: pattern), pattern: pattern)
         }
+
+        /// The same target, a regex matching until `timeout` from now (``CompiledRegex/within(_:)``).
+        package func within(_ timeout: Duration?) -> Target {
+            guard case .regex(let regex, let pattern) = self else { return self }
+            return .regex(regex.within(timeout), pattern: pattern)
+        }
     }
 
     /// What a screen shows of the query.
@@ -41,7 +47,7 @@ package struct StyledTextQuery: Sendable {
         case missing
     }
 
-    package let target: Target
+    package var target: Target
     package let area: ScreenArea?
     package let style: TextStyle?
 
@@ -75,8 +81,7 @@ package struct StyledTextQuery: Sendable {
             return screen.locate(text, in: area)
         case .regex(let regex, _):
             return screen.locate(in: area) { line in
-                regex.expression.matches(in: line, range: NSRange(line.startIndex..., in: line))
-                    .compactMap { Range($0.range, in: line) }
+                regex.allMatches(in: line).compactMap { Range($0.range, in: line) }
             }
         }
     }

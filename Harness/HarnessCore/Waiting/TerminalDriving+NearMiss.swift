@@ -1,6 +1,9 @@
 import Foundation
 import TerminalEmulator
 
+/// How long a timed-out regex wait's error may spend looking for its pattern in the scrollback.
+private let nearMissBudget = Duration.milliseconds(200)
+
 extension TerminalDriving {
     /// Why a screen wait did not see a line that is there: a text or regex wait searches the
     /// screen and the lines that scrolled off since its horizon (the last input or the last
@@ -24,9 +27,11 @@ extension TerminalDriving {
         return scrollbackNearMiss { $0.contains(text) }
     }
 
-    /// ``scrollbackNearMiss(where:)`` for a line the regex matches.
+    /// ``scrollbackNearMiss(where:)`` for a line the regex matches. Looked for after a wait
+    /// timed out, so briefly: a pattern that backtracks for longer than ``nearMissBudget`` gets
+    /// no hint rather than a late error.
     package func scrollbackNearMiss(regex pattern: String) -> String? {
-        guard let expression = try? CompiledRegex(lines: pattern) else { return nil }
+        guard let expression = try? CompiledRegex(lines: pattern).within(nearMissBudget) else { return nil }
         return scrollbackNearMiss { expression.matches($0) }
     }
 }

@@ -69,7 +69,7 @@ extension TerminalDriving {
         titleRegex pattern: String, timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
-        let regex = try CompiledRegex(lines: pattern)
+        let regex = try CompiledRegex(lines: pattern).within(timeout ?? core.defaultTimeout)
         return try await waitFor("a title matching /\(pattern)/", timeout: timeout,
                                  fileID: fileID, filePath: filePath, line: line, column: column, where: { regex.matches($0.title) })
     }
@@ -93,7 +93,7 @@ extension TerminalDriving {
         clipboardRegex pattern: String, timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
-        let regex = try CompiledRegex(lines: pattern)
+        let regex = try CompiledRegex(lines: pattern).within(timeout ?? core.defaultTimeout)
         return try await waitFor("a clipboard write matching /\(pattern)/", timeout: timeout,
                                  fileID: fileID, filePath: filePath, line: line, column: column,
                                  where: { $0.clipboard.map(regex.matches) ?? false })

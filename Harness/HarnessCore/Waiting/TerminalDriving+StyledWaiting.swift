@@ -72,16 +72,19 @@ extension TerminalDriving {
     /// instead. A match moves the screen horizon to its row, as the other screen waits do.
     @discardableResult
     package func waitFor(_ query: StyledTextQuery, timeout: Duration?, location: SourceCodeLocation) async throws -> ScreenSnapshot {
+        // Matching while waiting gives up at the wait's deadline (a regex that backtracks).
+        var bounded = query
+        bounded.target = query.target.within(timeout ?? core.defaultTimeout)
         let lastMiss = Locked<String?>(nil)
         let screen: ScreenSnapshot
         do {
             screen = try await waitFor(
                 query.description, timeout: timeout,
                 fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column,
-                where: { screen in
-                    let verdict = query.verdict(on: screen)
+                where: { [bounded] screen in
+                    let verdict = bounded.verdict(on: screen)
                     if case .matched = verdict { return true }
-                    let explanation = query.explanation(of: verdict, on: screen)
+                    let explanation = bounded.explanation(of: verdict, on: screen)
                     lastMiss.withLock { $0 = explanation }
                     return false
                 })

@@ -42,7 +42,7 @@ extension TerminalDriving {
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ScreenSnapshot {
-        let expression = try CompiledRegex(lines: pattern)
+        let expression = try CompiledRegex(lines: pattern).within(timeout ?? core.defaultTimeout)
         let horizon = core.currentScreenHorizon
         let description = "regex /\(pattern)/"
         let screen = try await withScrollbackNearMiss(description, { scrollbackNearMiss(regex: pattern) }) {
@@ -114,7 +114,7 @@ extension TerminalDriving {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> OutputMatch {
         return try await waitForOutput(
-            .regex(try CompiledRegex(lines: pattern), pattern: pattern), timeout: timeout,
+            .regex(try CompiledRegex(lines: pattern).within(timeout ?? core.defaultTimeout), pattern: pattern), timeout: timeout,
             location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
@@ -213,16 +213,27 @@ final class ScrolledLineScan: Sendable {
                 // Text across lines: search the lines since the horizon with the screen below them.
                 return (lines + screen.lines).joined(separator: "\n").contains(text)
             }
-            if lines.contains(where: { $0.contains(text) }) { return true }
+            if lines.contains(where: { ByteSearch.asciiContains($0, text) ?? $0.contains(text) }) { return true }
             searchedUpTo = max(searchedUpTo, screen.scrolledOffCount)
             return false
         }
     }
 }
 
-/// A compiled regular expression that can be shared with the event loop (it is immutable).
+/// A compiled regular expression that can be shared with the event loop (it is immutable),
+/// and, for a wait, the moment its matching gives up.
+///
+/// `NSRegularExpression` backtracks: a pattern such as `(a*)*b` against a long line of `a`
+/// takes time exponential in the line's length. A regex given a ``deadline`` is matched on
+/// the cancellable path (`enumerateMatches` with `.reportProgress`, whose block ICU calls
+/// while it works), and a match still running at the deadline stops and counts as no match:
+/// the wait then ends at its timeout with its ordinary timeout error, however the pattern
+/// backtracks.
 package struct CompiledRegex: Sendable {
     package let expression: NSRegularExpression
+    /// `MonotonicClock.nanoseconds()` after which matching stops as if nothing matched; nil
+    /// matches to the end, however long it takes.
+    package var deadline: UInt64?
 
     package init(_ expression: NSRegularExpression) { self.expression = expression }
 
@@ -236,11 +247,47 @@ package struct CompiledRegex: Sendable {
         }
     }
 
-    package func matches(_ text: String) -> Bool {
-        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    /// The same expression, matching until `timeout` from now (nil: without limit).
+    package func within(_ timeout: Duration?) -> CompiledRegex {
+        var bounded = self
+        bounded.deadline = timeout.map { timeout in
+            let (sum, overflow) = MonotonicClock.nanoseconds().addingReportingOverflow(timeout.clampedNanoseconds)
+            return overflow ? .max : sum
+        }
+        return bounded
     }
 
+    package func matches(_ text: String) -> Bool { firstMatch(in: text) != nil }
+
     package func firstRange(in text: String) -> Range<String.Index>? {
-        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)).flatMap { Range($0.range, in: text) }
+        firstMatch(in: text).flatMap { Range($0.range, in: text) }
+    }
+
+    /// The first match in `text`, or nil (also when the deadline passed while matching).
+    package func firstMatch(in text: String) -> NSTextCheckingResult? {
+        let range = NSRange(text.startIndex..., in: text)
+        guard let deadline else { return expression.firstMatch(in: text, range: range) }
+        var found: NSTextCheckingResult?
+        expression.enumerateMatches(in: text, options: [.reportProgress], range: range) { result, _, stop in
+            if let result {
+                found = result
+                stop.pointee = true
+            } else if MonotonicClock.nanoseconds() >= deadline {
+                stop.pointee = true
+            }
+        }
+        return found
+    }
+
+    /// Every match in `text`, in order (those found before the deadline, when it passed).
+    package func allMatches(in text: String) -> [NSTextCheckingResult] {
+        let range = NSRange(text.startIndex..., in: text)
+        guard let deadline else { return expression.matches(in: text, range: range) }
+        var found: [NSTextCheckingResult] = []
+        expression.enumerateMatches(in: text, options: [.reportProgress], range: range) { result, _, stop in
+            if let result { found.append(result) }
+            if MonotonicClock.nanoseconds() >= deadline { stop.pointee = true }
+        }
+        return found
     }
 }

@@ -42,9 +42,12 @@ extension FlowRun {
         }
     }
 
-    /// `stdout (5 bytes): oops\n`: the end of a stream for a message.
+    /// `stdout (5 bytes): oops\n`: the end of a stream for a message; when the stream went over
+    /// the output limit, the label says how many of its first bytes were dropped.
     static func tail(of stream: FlowStream, in output: PipedProgram.Output) -> String {
-        PrintableBytes.tail(stream.rawValue, of: bytes(of: stream, in: output))
+        let dropped = stream == .stdout ? output.droppedStandardOutputBytes : output.droppedStandardErrorBytes
+        let label = dropped > 0 ? "\(stream.rawValue) after its first \(dropped) bytes (dropped: output limit)" : stream.rawValue
+        return PrintableBytes.tail(label, of: bytes(of: stream, in: output))
     }
 
     /// What a failed `stdout`/`stderr` check shows: the end of the stream checked, the end of
@@ -53,6 +56,17 @@ extension FlowRun {
         let other: FlowStream = stream == .stdout ? .stderr : .stdout
         return tail(of: stream, in: output) + "\n" + tail(of: other, in: output)
             + "\nthe program \(output.status) (status \(output.shellStatus))"
+    }
+
+    /// Whether `bytes` hold the UTF-8 of `text`: a plain byte search over the buffer
+    /// (Foundation's `Data.range(of:)` copied a stream of tens of MiB to search it).
+    static func contains(_ bytes: Data, _ text: String) -> Bool {
+        var needle = text
+        return needle.withUTF8 { pattern in
+            bytes.withUnsafeBytes { raw in
+                ByteSearch.firstIndex(of: pattern, in: raw.bindMemory(to: UInt8.self)) != nil
+            }
+        }
     }
 
     static func bytes(of stream: FlowStream, in output: PipedProgram.Output) -> Data {
@@ -72,7 +86,7 @@ extension FlowRun {
         let tail = Self.details(checking: stream, in: output)
         switch check {
         case .contains(let text):
-            if bytes.range(of: Data(text.utf8)) == nil {
+            if !Self.contains(bytes, text) {
                 throw FlowStepFailure("\(name) does not contain it", details: tail, showsScreen: false)
             }
         case .matches(let pattern):

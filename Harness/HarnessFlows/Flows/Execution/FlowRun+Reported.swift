@@ -39,7 +39,7 @@ extension FlowRun {
     /// timeout names the title of the last screen the wait checked, not a newer one.
     func expectTitle(_ pattern: FlowTextPattern, within limit: Duration) async throws {
         let session = try session
-        let matches = try Self.matcher(pattern)
+        let matches = try Self.matcher(pattern, within: limit)
         let checked = Locked(session.screen.title)
         do {
             try await session.waitFor(Self.awaited(pattern, "the title", regexPrefix: "a title matching"), timeout: limit) { screen in
@@ -58,7 +58,7 @@ extension FlowRun {
     /// wait checked.
     func expectClipboard(_ pattern: FlowTextPattern, within limit: Duration) async throws {
         let session = try session
-        let matches = try Self.matcher(pattern)
+        let matches = try Self.matcher(pattern, within: limit)
         let checked = Locked(session.screen.clipboardWrites.suffix(3).map(\.text))
         do {
             try await session.waitFor(Self.awaited(pattern, "the clipboard", regexPrefix: "a clipboard write matching"), timeout: limit) { screen in
@@ -81,12 +81,13 @@ extension FlowRun {
         }
     }
 
-    /// Exact text, or a regex matched as the screen's lines are.
-    static func matcher(_ pattern: FlowTextPattern) throws -> @Sendable (String) -> Bool {
+    /// Exact text, or a regex matched as the screen's lines are, giving up (no match) after
+    /// `limit`, the wait's own: a pattern that backtracks ends the wait at its timeout.
+    static func matcher(_ pattern: FlowTextPattern, within limit: Duration) throws -> @Sendable (String) -> Bool {
         switch pattern {
         case .text(let text): return { $0 == text }
         case .regex(let regex):
-            let compiled = try CompiledRegex(lines: regex)
+            let compiled = try CompiledRegex(lines: regex).within(limit)
             return { compiled.matches($0) }
         }
     }

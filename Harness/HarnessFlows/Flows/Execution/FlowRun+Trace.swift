@@ -76,7 +76,15 @@ extension FlowRun {
     static func bridgeMessages(of app: TerminalApp?, trace: FlowTraceRecorder) -> [FlowTrace.Message] {
         var messages: [FlowTrace.Message] = []
         if let bridge = app?.connectedBridge {
-            for (event, date) in bridge.timedEvents {
+            let timed = bridge.timedEvents
+            let dropped = bridge.droppedEvents
+            if dropped.count > 0 {
+                // The events kept are the newest: say what went before them.
+                messages.append(.init(
+                    time: timed.first.map { trace.seconds(at: $0.receivedAt) } ?? 0, kind: .terminal, name: "bridge",
+                    value: "\(dropped.count) older events (\(dropped.bytes) bytes) were dropped (output limit)"))
+            }
+            for (event, date) in timed {
                 messages.append(.init(time: trace.seconds(at: date), kind: .event, name: event.name, value: event.value.text))
             }
             for record in bridge.timedRecords {

@@ -17,6 +17,14 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public enum Kind: Sendable, Equatable {
         /// The flow file could not be read.
         case unreadableFile(reason: String)
+        /// The flow path leads to something other than a regular file (a FIFO, a socket, a device).
+        case notARegularFile(path: String, type: String)
+        /// The flow file's bytes are not UTF-8: the first invalid byte, at `offset` from the
+        /// start of the file (the position says its line and column).
+        case invalidUTF8(byte: UInt8, offset: Int)
+        /// A NUL character in a program's path, argument or environment, which a program cannot
+        /// receive (its arguments are C strings): `what` says which.
+        case nulCharacter(in: String)
         /// The first word of a line is not a command.
         case unknownCommand(String, suggestion: String?)
         /// A `press` argument is not a key.
@@ -89,6 +97,13 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
         switch kind {
         case .unreadableFile(let reason):
             return "cannot read the flow file: \(reason)"
+        case .notARegularFile(let path, let type):
+            return "cannot read the flow file: \(path) is \(type), not a regular file"
+        case .invalidUTF8(let byte, let offset):
+            return "the flow file is not valid UTF-8: byte 0x\(TextEscaping.hex(UInt32(byte), width: 2, uppercase: true)) "
+                + "at offset \(offset) (save it as UTF-8)"
+        case .nulCharacter(let what):
+            return "\(what) holds a NUL character (\\0), which a program cannot receive"
         case .unknownCommand(let word, let suggestion):
             return "unknown command \"\(word)\"" + Self.hint(suggestion)
                 + (suggestion == nil ? " (commands: \(FlowParser.commandNames.joined(separator: ", ")))" : "")

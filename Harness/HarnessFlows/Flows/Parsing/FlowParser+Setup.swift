@@ -6,8 +6,12 @@ import HarnessWire
 extension FlowParser.LineParser {
     func app() throws(FlowParseError) -> FlowCommand {
         let path = try argument("the program's path")
+        try refuseNUL(in: path, "the program's path")
         var arguments: [String] = []
-        while let argument = try scanner.nextArgument() { arguments.append(argument.text) }
+        while let argument = try scanner.nextArgument() {
+            try refuseNUL(in: argument, "argument \(arguments.count + 1)")
+            arguments.append(argument.text)
+        }
         return .app(FlowApp(written: path.text, arguments: arguments, flowDirectory: directory))
     }
 
@@ -32,7 +36,17 @@ extension FlowParser.LineParser {
                                              + "carrier); use the flow's stub, seed, clock, given and set lines"),
                                 at: start)
         }
+        if value.unicodeScalars.contains("\u{0}") {
+            throw scanner.error(.nulCharacter(in: "the value of \(name)"), at: start)
+        }
         return .env(name: name, value: value)
+    }
+
+    /// A NUL character (written raw or as `\0`) cannot reach a program: its path, arguments
+    /// and environment are C strings, which would end there.
+    private func refuseNUL(in argument: FlowArgument, _ what: String) throws(FlowParseError) {
+        guard argument.text.unicodeScalars.contains("\u{0}") else { return }
+        throw scanner.error(.nulCharacter(in: what), column: argument.column)
     }
 
     func size() throws(FlowParseError) -> FlowCommand { .size(try terminalSize()) }

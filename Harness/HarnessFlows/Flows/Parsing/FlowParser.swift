@@ -2,6 +2,7 @@ import Foundation
 import HarnessCore
 import HarnessWire
 import TerminalEmulator
+import HarnessSystem
 
 /// Reads `.flow` files into checked ``FlowScript`` values, reporting every mistake of a file at
 /// once with its line and column.
@@ -54,17 +55,50 @@ public enum FlowParser {
     public static func load(path: String, displayName: String? = nil) throws(FlowParseErrors) -> FlowScript {
         let name = displayName ?? path
         let absolute = path.hasPrefix("/") ? path : FlowPaths.join(FileManager.default.currentDirectoryPath, path)
-        let source: String
-        do {
-            source = try String(contentsOfFile: absolute, encoding: .utf8)
-        } catch {
-            throw FlowParseErrors([FlowParseError(.unreadableFile(reason: "\(absolute): \(error.localizedDescription)"),
-                                                  at: SourcePosition(file: name, line: 1, column: 1))])
-        }
+        let source = try read(absolute, name: name)
         let script = try parse(source, file: name, directory: FlowPaths.directory(of: absolute))
         let missing = missingFiles(in: script)
         if !missing.isEmpty { throw FlowParseErrors(missing) }
         return script
+    }
+
+    /// The text of the flow file at `absolute`: a regular file (a FIFO, a socket or a device
+    /// is refused before it is opened, so reading never blocks) of valid UTF-8 (else the
+    /// first invalid byte is named, with its line and column).
+    static func read(_ absolute: String, name: String) throws(FlowParseErrors) -> String {
+        func failure(_ kind: FlowParseError.Kind, line: Int = 1, column: Int = 1) -> FlowParseErrors {
+            FlowParseErrors([FlowParseError(kind, at: SourcePosition(file: name, line: line, column: column))])
+        }
+        if let status = Posix.fileStatus(ofPath: absolute), !status.isRegularFile, !status.isDirectory {
+            throw failure(.notARegularFile(path: absolute, type: status.type.description))
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: absolute))
+        } catch {
+            throw failure(.unreadableFile(reason: "\(absolute): \(error.localizedDescription)"))
+        }
+        let bytes = [UInt8](data)
+        if let source = String(validating: bytes, as: UTF8.self) { return source }
+        let offset = firstInvalidUTF8Offset(bytes)
+        let lineStart = bytes[..<offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let line = bytes[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        throw failure(.invalidUTF8(byte: bytes[offset], offset: offset), line: line, column: offset - lineStart + 1)
+    }
+
+    /// The offset of the first byte of `bytes` that does not start or continue a valid UTF-8
+    /// character (the start of the first invalid sequence).
+    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length = byte < 0x80 ? 1 : byte >= 0xC2 && byte < 0xE0 ? 2 : byte >= 0xE0 && byte < 0xF0 ? 3
+                : byte >= 0xF0 && byte <= 0xF4 ? 4 : 0
+            guard length > 0, index + length <= bytes.count,
+                  String(validating: bytes[index..<index + length], as: UTF8.self) != nil else { return index }
+            index += length
+        }
+        return bytes.count
     }
 
     /// Errors for every file the script refers to that does not exist: the files named by the

@@ -26,6 +26,9 @@ public enum FlowDiscoveryWarning: Equatable, Sendable, CustomStringConvertible {
     case danglingLink(String)
     /// A folder that cannot be listed.
     case unreadableFolder(String, reason: String)
+    /// A `.flow` file, or a folder, whose name is not valid UTF-8: a flow is named by its path
+    /// as text, so it is not run (the name is shown with the invalid bytes as `\xNN`).
+    case nonUTF8Name(String, isFolder: Bool)
 
     /// A message for the user.
     public var description: String {
@@ -34,6 +37,10 @@ public enum FlowDiscoveryWarning: Equatable, Sendable, CustomStringConvertible {
             "\(link): a symbolic link back to \(target), which holds it (a loop): not followed"
         case .danglingLink(let path): "\(path): a symbolic link to nothing: skipped"
         case .unreadableFolder(let path, let reason): "\(path): cannot list the folder (\(reason)): skipped"
+        case .nonUTF8Name(let path, isFolder: false):
+            "\(path): the flow's name is not valid UTF-8: not run (rename it)"
+        case .nonUTF8Name(let path, isFolder: true):
+            "\(path): the folder's name is not valid UTF-8: the flows in it are not run (rename it)"
         }
     }
 }
@@ -88,6 +95,7 @@ public enum FlowDiscovery {
                     case .symbolicLinkLoop(let link, let target): warn(.symbolicLinkLoop(link: name(link), target: name(target)))
                     case .danglingLink(let path): warn(.danglingLink(name(path)))
                     case .unreadableFolder(let path, let reason): warn(.unreadableFolder(name(path), reason: reason))
+                    case .nonUTF8Name(let path, let isFolder): warn(.nonUTF8Name(name(path), isFolder: isFolder))
                     }
                 }
                 found += files.map { FlowFile(path: $0, relativePath: name($0)) }
@@ -121,17 +129,31 @@ public enum FlowDiscovery {
         in directory: String, ancestors: [Posix.FileIdentity: String], into files: inout [String],
         warn: (FlowDiscoveryWarning) -> Void
     ) {
-        let names: [String]
+        let entries: [Posix.DirectoryEntry]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            entries = try Posix.directoryEntries(directory)
         } catch {
-            warn(.unreadableFolder(directory, reason: (error as NSError).localizedDescription))
+            warn(.unreadableFolder(directory, reason: error.message))
             return
         }
-        for name in names.sorted() where !name.hasPrefix(".") {
+        var names: [String] = []
+        var statuses: [String: Posix.FileStatus] = [:]
+        for entry in entries where entry.name.first != UInt8(ascii: ".") {
+            guard let name = entry.text else {
+                // Not text: it cannot be named, so it cannot run; said, never passed over silently.
+                let isFolder = entry.status?.isDirectory ?? false
+                if isFolder || entry.name.suffix(5).elementsEqual(".flow".utf8) {
+                    warn(.nonUTF8Name(directory + "/" + PrintableBytes.escape(entry.name), isFolder: isFolder))
+                }
+                continue
+            }
+            names.append(name)
+            statuses[name] = entry.status
+        }
+        for name in names.sorted() {
             let path = directory + "/" + name
             let isFlowName = name.hasSuffix(".flow")
-            guard let status = Posix.fileStatus(ofPath: path) else {
+            guard let status = statuses[name] else {
                 if isFlowName, Posix.isSymbolicLink(path) { warn(.danglingLink(path)) }
                 continue
             }

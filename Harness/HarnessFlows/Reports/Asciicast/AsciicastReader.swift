@@ -23,8 +23,8 @@ public enum AsciicastReadError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Reads asciicast v2 files, strictly: a header object with `version` 2 and positive `width`
-/// and `height`, then one `[time, code, data]` array per line, times non-negative and never
+/// Reads asciicast v2 files, strictly: a header object with `version` 2 and `width` and
+/// `height` from 1 to ``TerminalSize/maximumDimension``, then one `[time, code, data]` array per line, times non-negative and never
 /// decreasing, codes `o`, `i`, `r` (data `COLSxROWS`) or `m`. Blank lines are ignored.
 public enum AsciicastReader {
     /// Reads the file at `path`.
@@ -68,6 +68,13 @@ public enum AsciicastReader {
         }
         guard let width = decoded.width, width > 0, let height = decoded.height, height > 0 else {
             throw .invalidHeader(source: source, reason: "\"width\" and \"height\" must be positive integers")
+        }
+        // The same bound as a flow's `size` and a resize event: a terminal the emulator is
+        // sized for, not one a crafted header makes it allocate.
+        let maximum = TerminalSize.maximumDimension
+        guard width <= maximum, height <= maximum else {
+            throw .invalidHeader(
+                source: source, reason: "the terminal \(width)x\(height) is too large (\"width\" and \"height\" are at most \(maximum))")
         }
         return AsciicastHeader(
             width: width,
