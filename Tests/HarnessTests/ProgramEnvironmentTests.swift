@@ -128,8 +128,9 @@ import TestSupport
         let readme = try Self.table(in: DocumentedExamples.read("README.md", fromTestFile: #filePath))
         let flows = try Self.table(in: DocumentedExamples.read("docs/FLOWS.md", fromTestFile: #filePath))
         #expect(readme == flows)
-        #expect(readme.count == 8)
+        #expect(readme.count == 9)
         func row(_ name: String) -> String { readme.first { $0.names.first == name }?.gets ?? "" }
+        #expect(row("HARNESS_SESSION").hasPrefix("under `harness run` and `harness swift-test` only"))
         #expect(row("TERM").hasPrefix("`\(ProgramEnvironment.terminalType)` in a terminal") && row("TERM").contains("`dumb` with `launch pipes`"))
         #expect(row("COLORTERM").hasPrefix("`truecolor` in a terminal") && row("COLORTERM").contains("not set with `launch pipes`"))
         #expect(row("LANG").hasPrefix("`\(ProgramEnvironment.locale)`"))

@@ -120,7 +120,8 @@ public final class PipedSession: Sendable {
         let path: String
         do {
             path = try ExecutableResolver.resolveForLaunch(
-                configuration.executable, environment: configuration.environment, workingDirectory: configuration.workingDirectory)
+                configuration.executable, arguments: configuration.arguments,
+                environment: configuration.environment, workingDirectory: configuration.workingDirectory)
         } catch {
             switch error {
             case .executableNotFound(let name): throw .executableNotFound(name)

@@ -62,7 +62,8 @@ public final class TerminalSession: Sendable {
             throw TerminalSessionError.invalidConfiguration("terminal size \(size) is out of range")
         }
         let path = try ExecutableResolver.resolveForLaunch(
-            configuration.executable, environment: configuration.environment, workingDirectory: configuration.workingDirectory)
+            configuration.executable, arguments: configuration.arguments,
+                environment: configuration.environment, workingDirectory: configuration.workingDirectory)
         let environment = configuration.effectiveEnvironment
         let term = environment.first { $0.hasPrefix("TERM=") }.map { String($0.dropFirst(5)) }
 

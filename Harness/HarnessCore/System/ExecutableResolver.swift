@@ -34,9 +34,17 @@ enum ExecutableResolver {
     /// What both sessions check before they spawn anything: that the working directory, when
     /// given, is a directory, then the file to execute, looked up with the program's `PATH`
     /// (this process's when the environment has none).
+    /// A NUL byte in the executable, an argument, the environment or the working directory is
+    /// refused: a C string would end there, so `true\0rm` would silently run `true`.
     static func resolveForLaunch(
-        _ executable: String, environment: [String: String], workingDirectory: String?
+        _ executable: String, arguments: [String], environment: [String: String], workingDirectory: String?
     ) throws(TerminalSessionError) -> String {
+        let named = [("the executable", executable), ("the working directory", workingDirectory ?? "")]
+            + arguments.enumerated().map { ("argument \($0.offset + 1)", $0.element) }
+            + environment.sorted { $0.key < $1.key }.map { ("the environment variable \($0.key.debugDescription)", $0.key + "=" + $0.value) }
+        if let (what, value) = named.first(where: { $0.1.utf8.contains(0) }) {
+            throw .invalidConfiguration("\(what) contains a NUL byte (\(value.debugDescription)): a program's arguments and environment cannot hold one")
+        }
         if let workingDirectory, Posix.kind(ofPath: workingDirectory) != .directory {
             throw .invalidConfiguration("working directory \(workingDirectory) does not exist or is not a directory")
         }

@@ -194,7 +194,7 @@ extension TerminalDriving {
 /// costs the lines that scrolled off since the previous one. The wait's predicate runs on the
 /// event loop and, for the first screen, on the waiting task: the mark is read and moved under
 /// its lock (a `Locked`, which ThreadSanitizer sees; the `Mutex` it replaced was reported as
-/// racing between those two, issue 27).
+/// racing between those two).
 final class ScrolledLineScan: Sendable {
     private let searchedUpTo: Locked<Int>
     /// The horizon the wait started from.
