@@ -259,6 +259,26 @@ package struct CompiledRegex: Sendable {
 
     package func matches(_ text: String) -> Bool { firstMatch(in: text) != nil }
 
+    /// Whether `text` holds a match: nil when the deadline passed before matching could tell.
+    /// A check that the pattern is absent counts nil as present, so a pattern that backtracks
+    /// past the deadline fails the check (or keeps its wait going to its timeout), never passes it.
+    package func decides(_ text: String) -> Bool? {
+        let range = NSRange(text.startIndex..., in: text)
+        guard let deadline else { return expression.firstMatch(in: text, range: range) != nil }
+        var found = false
+        var outOfTime = false
+        expression.enumerateMatches(in: text, options: [.reportProgress], range: range) { result, _, stop in
+            if result != nil {
+                found = true
+                stop.pointee = true
+            } else if MonotonicClock.nanoseconds() >= deadline {
+                outOfTime = true
+                stop.pointee = true
+            }
+        }
+        return found ? true : outOfTime ? nil : false
+    }
+
     package func firstRange(in text: String) -> Range<String.Index>? {
         firstMatch(in: text).flatMap { Range($0.range, in: text) }
     }

@@ -11,7 +11,7 @@ extension FlowRun {
     /// without it (at once when it is already gone).
     func expectGone(_ pattern: FlowTextPattern, area: ScreenArea?, within limit: Duration) async throws {
         let session = try session
-        let shows = try Self.screenShows(pattern, area: area, style: nil)
+        let shows = try Self.screenShows(pattern, area: area, style: nil, deciding: limit)
         let place = area.map { " in \($0)" } ?? ""
         do {
             try await session.waitFor("the screen to stop showing \(pattern)\(place)", timeout: limit) { !shows($0) }
@@ -26,16 +26,18 @@ extension FlowRun {
     /// Whether a screen shows `pattern`: anywhere as `expect` sees it (text on the screen's
     /// rows, a regex with `^` and `$` at every row), or, with `area` or `style`, on one row
     /// inside the area with the style in every cell (`StyledTextQuery`, as `expect ... in`).
+    /// These checks pass when the pattern is absent, so a regex is matched until `limit` from
+    /// now and one that backtracks past it counts as shown: undecided is never a pass.
     static func screenShows(
-        _ pattern: FlowTextPattern, area: ScreenArea?, style: TextStyle?
+        _ pattern: FlowTextPattern, area: ScreenArea?, style: TextStyle?, deciding limit: Duration
     ) throws -> @Sendable (ScreenSnapshot) -> Bool {
         guard area != nil || style != nil else {
             switch pattern {
             case .text(let text):
                 return { $0.showsText(text) }
             case .regex(let regex):
-                let compiled = try CompiledRegex(lines: regex)
-                return { compiled.matches($0.text) }
+                let compiled = try CompiledRegex(lines: regex).within(limit)
+                return { compiled.decides($0.text) ?? true }
             }
         }
         let target: StyledTextQuery.Target

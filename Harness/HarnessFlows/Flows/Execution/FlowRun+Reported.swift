@@ -108,7 +108,7 @@ extension FlowRun {
     /// when the program ended without showing it).
     func expectNot(_ pattern: FlowTextPattern, area: ScreenArea?, style: TextStyle?, for duration: Duration) async throws {
         let session = try session
-        let shows = try Self.screenShows(pattern, area: area, style: style)
+        let shows = try Self.screenShows(pattern, area: area, style: style, deciding: duration)
         let place = (area.map { " in \($0)" } ?? "") + (style.map { " styled \($0)" } ?? "")
         do {
             try await session.waitFor("the screen to show \(pattern)\(place)", timeout: duration, where: shows)

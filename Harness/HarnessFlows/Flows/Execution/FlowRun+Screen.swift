@@ -76,7 +76,7 @@ extension FlowRun {
     /// (inside `area`, with `style` in every cell, when given).
     func expectNot(_ pattern: FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil) throws {
         let screen = try session.screen
-        guard try Self.screenShows(pattern, area: area, style: style)(screen) else { return }
+        guard try Self.screenShows(pattern, area: area, style: style, deciding: timeout)(screen) else { return }
         throw FlowStepFailure("the screen shows it" + (area.map { " in \($0)" } ?? "") + (style.map { " styled \($0)" } ?? ""))
     }
 
@@ -107,9 +107,15 @@ extension FlowRun {
         case .text(let text):
             found = output.contains(text) ? text : nil
         case .regex(let regex):
-            let expression = try NSRegularExpression(pattern: regex, options: [.anchorsMatchLines])
-            found = expression.firstMatch(in: output, range: NSRange(output.startIndex..., in: output))
-                .flatMap { Range($0.range, in: output) }.map { String(output[$0]) }
+            // Matched until the step's timeout: a pattern that backtracks past it fails the
+            // check, since what was printed could not be ruled out.
+            let compiled = try CompiledRegex(lines: regex).within(timeout)
+            guard let shown = compiled.decides(output) else {
+                throw FlowStepFailure("matching /\(regex)/ against the output did not end within \(FlowDurationParser.format(timeout)) "
+                                      + "(the pattern backtracks), so a match could not be ruled out", showsScreen: false)
+            }
+            found = shown ? compiled.expression.firstMatch(in: output, range: NSRange(output.startIndex..., in: output))
+                .flatMap { Range($0.range, in: output) }.map { String(output[$0]) } : nil
         }
         if let found {
             throw FlowStepFailure("the program printed \(found.debugDescription) since the last output match",
