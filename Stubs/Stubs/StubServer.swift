@@ -34,9 +34,14 @@ public final class StubServer: Sendable {
         /// and must stay inside; nil (the default) refuses `bodyFile` there.
         public var filesDirectory: URL?
         /// How long a connection may take to send a whole request (head and body), counted from
-        /// its first byte, and how long it may stay idle between requests: past it, a partial
-        /// request is answered 408 and an idle connection is closed.
+        /// its first byte: past it, the partial request is answered 408 and the connection closed,
+        /// however many bytes keep trickling in.
         public var requestTimeout: Duration
+        /// How long a connection may stay open without a byte of a next request: past it, it is
+        /// closed. Longer than the request timeout, since a test may think for minutes between
+        /// two requests of its program on a loaded machine, and a keep-alive client then races
+        /// the close.
+        public var idleTimeout: Duration
         /// Whether a host that is not loopback may be listened on (only `stub-server
         /// --allow-remote` sets it; tests listen on loopback).
         package var allowsRemoteClients = false
@@ -44,7 +49,8 @@ public final class StubServer: Sendable {
         /// Creates options; every argument has a sensible default.
         public init(
             maxBodyBytes: Int = 8 * 1024 * 1024, maxHeaderBytes: Int = 64 * 1024, enablesAdminAPI: Bool = false,
-            lingerTimeout: Duration = .seconds(2), filesDirectory: URL? = nil, requestTimeout: Duration = .seconds(30)
+            lingerTimeout: Duration = .seconds(2), filesDirectory: URL? = nil, requestTimeout: Duration = .seconds(30),
+            idleTimeout: Duration = .seconds(300)
         ) {
             self.maxBodyBytes = maxBodyBytes
             self.maxHeaderBytes = maxHeaderBytes
@@ -52,6 +58,7 @@ public final class StubServer: Sendable {
             self.lingerTimeout = lingerTimeout
             self.filesDirectory = filesDirectory
             self.requestTimeout = requestTimeout
+            self.idleTimeout = idleTimeout
         }
     }
 
@@ -93,7 +100,7 @@ public final class StubServer: Sendable {
         let limits = HTTPRequestParser.Limits(maxHeaderBytes: options.maxHeaderBytes, maxBodyBytes: options.maxBodyBytes)
         let driver = ConnectionDriver(
             listener: fd, handler: core, limits: limits, lingerTimeout: options.lingerTimeout,
-            requestTimeout: options.requestTimeout)
+            requestTimeout: options.requestTimeout, idleTimeout: options.idleTimeout)
         // Weak: the driver holds the core; a stub removed after the server is gone releases nothing.
         core.whenStubsRemoved { [weak driver] ids in driver?.releaseHangs(ids) }
         self.core = core

@@ -3,7 +3,7 @@ import HarnessSystem
 import Stubs
 
 /// `stub-server --mappings FILE.json [--files DIR] [--host 127.0.0.1] [--port 0] [--no-admin]
-/// [--request-timeout SECONDS] [--allow-remote]`
+/// [--request-timeout SECONDS] [--idle-timeout SECONDS] [--allow-remote]`
 ///
 /// Validates the mapping file, starts serving it (with the admin API unless `--no-admin`), prints
 /// the base URL as the first line of stdout once it accepts connections, and stops cleanly
@@ -16,10 +16,12 @@ struct StubServerCommand {
     var admin = true
     var allowRemote = false
     var requestTimeout: Duration = .seconds(30)
+    var idleTimeout: Duration = .seconds(300)
 
     static let usage = """
         usage: stub-server --mappings FILE.json [--files DIR] [--host 127.0.0.1] [--port 0]
-                           [--no-admin] [--request-timeout SECONDS] [--allow-remote]
+                           [--no-admin] [--request-timeout SECONDS] [--idle-timeout SECONDS]
+                           [--allow-remote]
 
           --mappings FILE          the stubs to serve (format: docs/STUBS.md)
           --files DIR              the folder bodyFile paths are relative to and must stay inside
@@ -27,8 +29,10 @@ struct StubServerCommand {
           --host ADDRESS           numeric loopback address to listen on (default 127.0.0.1; ::1 for IPv6)
           --port PORT              port to listen on (default 0: a free port)
           --no-admin               no admin API: /__admin/ paths are ordinary requests
-          --request-timeout SECS   how long a client may take to send a request, and may stay
-                                   idle between requests (default 30)
+          --request-timeout SECS   how long a client may take to send a request, from its first
+                                   byte (default 30)
+          --idle-timeout SECS      how long a connection may stay open without a request
+                                   (default 300)
           --allow-remote           allow a --host that is not loopback (other machines can then
                                    reach the stubs and the files they serve)
 
@@ -46,6 +50,12 @@ struct StubServerCommand {
             guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
             return arguments[index]
         }
+        func seconds(_ flag: String, _ text: String) throws -> Duration {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw UsageError(message: "\(flag) expects seconds, more than 0 and at most 86400, got \(text)")
+            }
+            return .milliseconds(max(1, Int64((seconds * 1000).rounded())))
+        }
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
@@ -60,12 +70,8 @@ struct StubServerCommand {
                 command.port = number
             case "--no-admin": command.admin = false
             case "--allow-remote": command.allowRemote = true
-            case "--request-timeout":
-                let text = try value(argument)
-                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-                    throw UsageError(message: "--request-timeout expects seconds, more than 0 and at most 86400, got \(text)")
-                }
-                command.requestTimeout = .milliseconds(max(1, Int64((seconds * 1000).rounded())))
+            case "--request-timeout": command.requestTimeout = try seconds(argument, value(argument))
+            case "--idle-timeout": command.idleTimeout = try seconds(argument, value(argument))
             case "-h", "--help":
                 throw UsageError(message: nil)
             default:
@@ -139,7 +145,7 @@ let server: StubServer
 do {
     var options = StubServer.Options(
         enablesAdminAPI: command.admin, filesDirectory: command.files ?? command.mappings.deletingLastPathComponent(),
-        requestTimeout: command.requestTimeout)
+        requestTimeout: command.requestTimeout, idleTimeout: command.idleTimeout)
     options.allowsRemoteClients = command.allowRemote
     server = try StubServer(host: command.host, port: command.port, options: options)
 } catch {

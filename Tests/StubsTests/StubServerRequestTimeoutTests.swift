@@ -8,7 +8,7 @@ import HarnessSystem
 /// time, however many bytes of it keep arriving. The tests set a tiny timeout and wait for the
 /// server's answer or close (their read deadlines only catch a server that never acts).
 @Suite struct StubServerRequestTimeoutTests {
-    static let options = StubServer.Options(maxHeaderBytes: 4096, requestTimeout: .milliseconds(100))
+    static let options = StubServer.Options(maxHeaderBytes: 4096, requestTimeout: .milliseconds(100), idleTimeout: .milliseconds(100))
 
     @Test func anIdleConnectionIsClosed() throws {
         try StubServer.with(options: Self.options) { server in
@@ -72,6 +72,23 @@ import HarnessSystem
     }
 
     static let trickleLimit = 8192
+
+    /// The idle timeout, not the request timeout, closes a connection that sent nothing.
+    @Test func theIdleTimeoutClosesAnIdleConnection() throws {
+        try StubServer.with(options: .init(requestTimeout: .seconds(3600), idleTimeout: .milliseconds(100))) { server in
+            let client = try RawClient(server)
+            #expect(try client.readToEnd(timeout: 60).isEmpty, "closed without an answer")
+        }
+    }
+
+    /// The request timeout, not the idle timeout, cuts off a request that began.
+    @Test func theRequestTimeoutCutsOffAPartialRequest() throws {
+        try StubServer.with(options: .init(requestTimeout: .milliseconds(100), idleTimeout: .seconds(3600))) { server in
+            let client = try RawClient(server)
+            try client.send("GET /n HTTP/1.1\r\nHo")
+            #expect(try client.readResponse(timeout: 60).status == 408)
+        }
+    }
 
     /// Sends `piece` again and again, each a few milliseconds after the last, until the server
     /// answers or closes (or `trickleLimit` pieces went out); returns how many were sent.

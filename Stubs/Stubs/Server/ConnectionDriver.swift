@@ -20,6 +20,7 @@ final class ConnectionDriver: Sendable {
     private let limits: HTTPRequestParser.Limits
     private let lingerNanoseconds: UInt64
     private let requestTimeout: Duration
+    private let idleTimeout: Duration
     /// Open client connections (for `StubServer.openConnectionCount` and leak tests).
     let gauge = ConnectionGauge()
 
@@ -36,7 +37,7 @@ final class ConnectionDriver: Sendable {
     /// Takes ownership of a listening, non-blocking socket; serves it once ``start()`` ran.
     init(
         listener: Int32, handler: any RequestHandling, limits: HTTPRequestParser.Limits, lingerTimeout: Duration,
-        requestTimeout: Duration, loop: EventLoop = .shared
+        requestTimeout: Duration, idleTimeout: Duration, loop: EventLoop = .shared
     ) {
         self.loop = loop
         self.listener = listener
@@ -44,6 +45,7 @@ final class ConnectionDriver: Sendable {
         self.limits = limits
         self.lingerNanoseconds = lingerTimeout.clampedNanoseconds
         self.requestTimeout = requestTimeout
+        self.idleTimeout = idleTimeout
     }
 
     /// Starts watching the listener. Connections that arrive before are waiting in its backlog.
@@ -405,7 +407,7 @@ final class ConnectionDriver: Sendable {
         let stage: Connection.RequestWait = reading ? .reading : .idle
         guard stage != connection.requestWait else { return }
         connection.requestWait = stage
-        schedule(.requestTimedOut, for: connection, after: requestTimeout.clampedNanoseconds)
+        schedule(.requestTimedOut, for: connection, after: (reading ? requestTimeout : idleTimeout).clampedNanoseconds)
     }
 
     /// A whole request (or a malformed one) arrived: its deadline no longer applies.
@@ -418,7 +420,7 @@ final class ConnectionDriver: Sendable {
         }
     }
 
-    /// The request timeout passed: an idle connection is closed (gracefully, so a request the
+    /// The request or idle timeout passed: an idle connection is closed (gracefully, so a request the
     /// client sent meanwhile ends in a FIN, not a reset); one in the middle of a request is
     /// answered 408 and closed.
     private func requestTimedOut(_ connection: Connection) {
