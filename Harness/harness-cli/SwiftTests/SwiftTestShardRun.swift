@@ -1,4 +1,5 @@
 import Foundation
+import HarnessFlows
 import HarnessCore
 
 /// One shard of a Swift package's tests, run by `harness swift-test`: list the tests
