@@ -139,7 +139,8 @@ enum SuiteRun {
         let wallSeconds = (clock.now - started).flowReportSeconds
         let files = RunFiles(command: command, junit: junit, history: history, artifacts: artifacts)
         let (written, page) = files.write(
-            results, junitReport: JUnitReport(results: results, suiteName: source.junitSuiteName, timestamp: startDate),
+            results, junitReport: JUnitReport(
+                results: results, suiteName: source.junitSuiteName, failureType: source.junitFailureType, timestamp: startDate),
             startDate: startDate, shard: shard?.description
         ) { folder in
             try source.report(results, folder: folder, startedAt: startDate, wallSeconds: wallSeconds, shard: shard?.description)

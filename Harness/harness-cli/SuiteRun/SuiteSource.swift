@@ -32,6 +32,8 @@ protocol SuiteSource: Sendable {
     var caseNoun: String { get }
     /// The name of the suite in the JUnit file (`<testsuite name=...>`).
     var junitSuiteName: String { get }
+    /// The type of a failure in the JUnit file (`<failure type=...>`).
+    var junitFailureType: String { get }
     /// How many cases run at once, for the live status line under the progress lines; nil when
     /// the source prints output of its own while it runs (then no status line is drawn).
     var jobs: Int? { get }
@@ -66,6 +68,8 @@ protocol SuiteSource: Sendable {
 extension SuiteSource {
     var caseNoun: String { "case" }
     var junitSuiteName: String { "harness" }
+    /// `FlowFailure` for flows, `TestFailure` for tests.
+    var junitFailureType: String { caseNoun.prefix(1).uppercased() + caseNoun.dropFirst() + "Failure" }
     var jobs: Int? { nil }
     func durations(from path: String, for names: [String]) throws -> [String: Double] { try FlowDurations.load(path: path) }
     mutating func prepare(_ selected: [String]) throws {}
