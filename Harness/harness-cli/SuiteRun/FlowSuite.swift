@@ -113,23 +113,6 @@ struct FlowSuite: SuiteSource {
     }
 }
 
-extension CommandArguments {
-    /// The positive duration of option `name` (`--timeout 5s`), nil when not given.
-    /// - Throws: ``CommandError/usage(_:)`` naming `example` durations when it is not one.
-    func duration(_ name: String, example: String) throws(CommandError) -> Duration? {
-        guard let text = value(name) else { return nil }
-        guard let duration = FlowDurationParser.parse(text), duration > .zero else {
-            throw .usage("--\(name) \(text.debugDescription): expected a duration such as \(example)")
-        }
-        return duration
-    }
-}
-
-extension Duration {
-    /// The duration in seconds (for the report).
-    var flowReportSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
 /// `HARNESS_PRODUCTS_DIR`: the folder of the package's built executables, which flows name as
 /// `app ${HARNESS_PRODUCTS_DIR}/todo`. `harness run` sets it to its own folder when unset:
 /// SwiftPM builds `harness` and `todo` into the same one.

@@ -155,3 +155,8 @@ enum SuiteRun {
         return interruption.exitStatus ?? status
     }
 }
+
+extension Duration {
+    /// The duration in seconds (for the report).
+    var flowReportSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
