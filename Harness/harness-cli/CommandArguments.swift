@@ -1,3 +1,5 @@
+import HarnessFlows
+
 /// Splits a subcommand's arguments into options (`--name VALUE`, `--name=VALUE`, flags) and
 /// positional arguments; everything after `--` is positional.
 struct CommandArguments {
@@ -76,5 +78,17 @@ struct CommandArguments {
             throw .usage("--\(name) \(text.debugDescription): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+}
+
+extension CommandArguments {
+    /// The positive duration of option `name` (`--timeout 5s`), nil when not given.
+    /// - Throws: ``CommandError/usage(_:)`` naming `example` durations when it is not one.
+    func duration(_ name: String, example: String) throws(CommandError) -> Duration? {
+        guard let text = value(name) else { return nil }
+        guard let duration = FlowDurationParser.parse(text), duration > .zero else {
+            throw .usage("--\(name) \(text.debugDescription): expected a duration such as \(example)")
+        }
+        return duration
     }
 }

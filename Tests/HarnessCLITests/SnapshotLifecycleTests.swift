@@ -229,7 +229,7 @@ import Harness
         #expect(entries.count == 1 && entry.outcome == .failed)
         #expect(entry.owner.function == "aSwiftTestsFailureIsAcceptedFromItsArtifactsFolder")
         #expect(entry.owner.file == "\(#filePath)")
-        #expect(entry.owner.label.map(SwiftTestResults.listName(ofStreamID:))
+        #expect(entry.owner.label.map(SnapshotLedger.Owner.swiftTestListName(ofStreamID:))
                 == "HarnessCLITests.SnapshotLifecycleTests/aSwiftTestsFailureIsAcceptedFromItsArtifactsFolder()")
         let review = SnapshotReview(ledgers: [entries])
         let change = try #require(review.changes.first)

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import harness
 
 /// `harness swift-test`: shards of a Swift package's tests, run through a fake `swift`
 /// (``FakeSwift``), so nothing here nests a real `swift test`.
@@ -188,9 +189,17 @@ import Harness
         let fake = try FakeSwift(tests: ["FakeTests.Suite/passes()", "FakeTests.Suite/itFails()", "FakeTests.Suite/isSkipped()"])
         defer { fake.remove() }
         let output = try await runHarness(
-            ["swift-test", "--swift", fake.executable, "--package-path", fake.package, "--artifacts", "out"], in: fake.folder.path)
+            ["swift-test", "--swift", fake.executable, "--package-path", fake.package, "--artifacts", "out", "--junit", "junit.xml"],
+            in: fake.folder.path)
         #expect(output.status == 1)
         #expect(output.lastLine == "1 passed, 1 failed, 1 skipped", "\(output.stdout)\(output.stderr)")
+        // JUnit calls it a test's failure, not a flow's.
+        let junit = try JUnitReader.read(path: fake.folder.path + "/junit.xml")
+        let types = junit.suites.flatMap(\.cases).compactMap { testCase -> String? in
+            guard case .failure(let detail) = testCase.result else { return nil }
+            return detail.type
+        }
+        #expect(types == ["TestFailure"], "\(junit)")
         #expect(output.stdout.contains("✗ FakeTests.Suite/itFails() (0.25s): Expectation failed: it fails"))
         #expect(output.stdout.contains("Tests/FakeTests/Fake.swift:2:9: Expectation failed: it fails"))
         let report = try RunReportWriter.read(folder: fake.folder.path + "/out")

@@ -112,7 +112,7 @@ package struct SnapshotReview: Sendable {
         var names: Set<String> = [owner.function]
         if let label = owner.label {
             names.insert(label)
-            names.insert(SwiftTestResults.listName(ofStreamID: label))
+            names.insert(SnapshotLedger.Owner.swiftTestListName(ofStreamID: label))
         }
         return names
     }

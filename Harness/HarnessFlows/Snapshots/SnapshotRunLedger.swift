@@ -36,30 +36,4 @@ package enum SnapshotRunLedger {
             try SnapshotLedger.append(entry, inArtifacts: ledger)
         }
     }
-
-    /// Writes a `ran` line for each Swift test of `results` whose source file Swift Testing's
-    /// event streams in `workDirectory` (`events-N.jsonl`) name: the test function `f` of
-    /// `<dir>/<File>.swift` keeps its references in `<dir>/__Snapshots__/<File>` named `f.*`.
-    /// An XCTest test (no event stream names its file) is left out: its references are never
-    /// judged by its run.
-    package static func recordSwiftTests(_ results: [FlowResult], workDirectory: String, packageDirectory: String,
-                                         artifacts: URL) throws(SnapshotError) {
-        var located = SwiftTestResults(packageDirectory: packageDirectory)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: workDirectory)) ?? []
-        for name in names.sorted() where name.hasPrefix("events-") && name.hasSuffix(".jsonl") {
-            if let data = FileManager.default.contents(atPath: FlowPaths.join(workDirectory, name)) { located.readEventStream(data) }
-        }
-        var entries: [SnapshotLedger.Entry] = []
-        for result in results {
-            let identifier = result.flow.relativePath
-            guard let position = located.location(of: identifier) else { continue }
-            let file = URL(fileURLWithPath: FlowPaths.join(packageDirectory, position.file))
-            let function = identifier.split(separator: "/").last.map { SnapshotVerifier.testName(of: String($0)) } ?? identifier
-            let folder = file.deletingLastPathComponent().appendingPathComponent("__Snapshots__")
-                .appendingPathComponent(file.deletingPathExtension().lastPathComponent).path
-            entries.append(.ran(SnapshotLedger.Owner(file: file.path, function: function, label: identifier), folder: folder,
-                                passed: result.status == .passed))
-        }
-        try SnapshotLedger.append(entries, inArtifacts: artifacts)
-    }
 }

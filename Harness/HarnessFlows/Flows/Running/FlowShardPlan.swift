@@ -5,7 +5,7 @@ import TerminalEmulator
 /// `--shard I/N --durations FILE`: shards balanced by how long each flow took before.
 ///
 /// It plans names, whatever they name: flows by relative path (`harness run`), or Swift tests
-/// as `swift test list` names them (`harness swift-test`, ``SwiftTestShardRun``).
+/// as `swift test list` names them (`harness swift-test`).
 ///
 /// The hash split of ``FlowShard`` ignores durations, so one shard can draw several of the
 /// slowest flows and finish long after the others. With earlier durations the plan packs the

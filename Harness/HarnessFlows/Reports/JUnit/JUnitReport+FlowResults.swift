@@ -5,7 +5,8 @@ extension JUnitReport {
     /// The report of a flow run: one suite, one test case per flow (sorted by path).
     ///
     /// A flow's class name is its folder with dots (`Tests.Flows`, `flows` at the root) and its
-    /// name the file name. Failed flows carry `<failure type="FlowFailure">` (and
+    /// name the file name. Failed flows carry `<failure type="FlowFailure">` (the type is
+    /// `failureType`: `harness swift-test` says `TestFailure`) (and
     /// `<rerunFailure>` for retries); flaky flows are passed cases with a `<flakyFailure>` per
     /// failed attempt; skipped flows carry `<skipped message>`; interrupted flows (the run was
     /// cancelled) carry `<error type="interrupted" message="interrupted by SIGINT">`: an error,
@@ -13,8 +14,9 @@ extension JUnitReport {
     /// GitHub JUnit reporters list errors with failures, while skipped cases read as neutral),
     /// and apart from the flows' own failures by their type. Every case records its status
     /// and attempts as properties and in `<system-out>`.
-    public init(results: [FlowResult], suiteName: String = "harness", timestamp: Date? = nil, hostname: String? = nil) {
-        let cases = results.sorted { $0.path < $1.path }.map(JUnitTestCase.init(result:))
+    public init(results: [FlowResult], suiteName: String = "harness", failureType: String = "FlowFailure",
+                timestamp: Date? = nil, hostname: String? = nil) {
+        let cases = results.sorted { $0.path < $1.path }.map { JUnitTestCase(result: $0, failureType: failureType) }
         let stamp = timestamp.map { date -> String in
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime]
@@ -25,10 +27,10 @@ extension JUnitReport {
 }
 
 extension JUnitTestCase {
-    /// The test case of one flow result.
-    public init(result: FlowResult) {
+    /// The test case of one flow result; its failures are of type `failureType`.
+    public init(result: FlowResult, failureType: String = "FlowFailure") {
         let classname = result.flow.folder.isEmpty ? "flows" : result.flow.folder.replacingOccurrences(of: "/", with: ".")
-        let failures = result.attempts.compactMap(\.failure).map(JUnitFailureDetail.init(failure:))
+        let failures = result.attempts.compactMap(\.failure).map { JUnitFailureDetail(failure: $0, type: failureType) }
         let verdict: Result
         var flaky: [JUnitFailureDetail] = []
         var reruns: [JUnitFailureDetail] = []
@@ -39,7 +41,7 @@ extension JUnitTestCase {
             verdict = .passed
             flaky = failures
         case .failed:
-            verdict = .failure(failures.last ?? JUnitFailureDetail(message: "failed", type: "FlowFailure", body: ""))
+            verdict = .failure(failures.last ?? JUnitFailureDetail(message: "failed", type: failureType, body: ""))
             reruns = Array(failures.dropLast())
         case .skipped:
             verdict = .skipped(message: result.skipReason)
@@ -78,7 +80,7 @@ extension JUnitTestCase {
 extension JUnitFailureDetail {
     /// A flow failure as JUnit: the message attribute is `file:line:col: first line`, the body
     /// the whole message and the artifacts.
-    public init(failure: FlowFailure) {
+    public init(failure: FlowFailure, type: String = "FlowFailure") {
         var body = failure.description
         let artifacts = failure.artifacts
         let listed: [(String, String?)] = [
@@ -89,6 +91,6 @@ extension JUnitFailureDetail {
         let present = listed.compactMap { label, path in path.map { "  \(label): \($0)" } }
         if !present.isEmpty { body += "\n\nArtifacts:\n" + present.joined(separator: "\n") }
         let summary = failure.position.map { "\($0): \(failure.summary)" } ?? failure.summary
-        self.init(message: summary, type: "FlowFailure", body: body)
+        self.init(message: summary, type: type, body: body)
     }
 }

@@ -39,7 +39,7 @@ extension RunReport {
                 acceptCommand: "harness snapshots accept --run \(Self.shellQuoted(Self.shown(artifacts, from: currentDirectory))) "
                     + Self.shellQuoted(reference))
             byPath[label, default: []].append(entry)
-            let listName = SwiftTestResults.listName(ofStreamID: label)
+            let listName = SnapshotLedger.Owner.swiftTestListName(ofStreamID: label)
             if listName != label { byPath[listName, default: []].append(entry) }
         }
         var report = self

@@ -1,20 +1,19 @@
 import Foundation
+import HarnessFlows
 import HarnessCore
 
-/// One shard of a Swift package's tests, run by `harness swift-test`: list the tests
-/// (`swift test list`), narrow them by the user's `--filter`/`--skip`, take this shard's part
-/// with the planner of flows (``FlowShardPlan``: by earlier durations, else by a hash of each
-/// name), run them (`swift test --filter` with anchored patterns, ``SwiftTestFilter``) and read
-/// what `swift test` reported (``SwiftTestResults``) into flow results.
+/// The `swift test` runner behind `harness swift-test` (``SwiftTestSuite``): lists the tests
+/// (`swift test list`) narrowed by the user's `--filter`/`--skip`, runs exactly the part the
+/// pipeline chose (``SuiteRun``: `swift test --filter` with anchored patterns,
+/// ``SwiftTestFilter``) and reads what `swift test` reported (``SwiftTestResults``) into results.
 ///
 /// ```swift
 /// let run = SwiftTestShardRun(options: options)
 /// let names = try await run.list()
-/// let mine = FlowRunPlan(command: "harness swift-test", names: names, shard: shard, durations: durations).mine
-/// let results = await run.run(mine)
+/// let results = await run.run(names.filter(plan.isMine))
 /// ```
 package struct SwiftTestShardRun: Sendable {
-    /// How to call `swift` and where to leave its files.
+    /// How to call `swift` and where to leave its files (made with its memberwise `init`).
     package struct Options: Sendable {
         /// The `swift` executable: a path, or a name looked up in `PATH`.
         package var swift: String
@@ -33,19 +32,6 @@ package struct SwiftTestShardRun: Sendable {
         package var timeout: Duration?
         /// Called with everything `swift` prints, as it prints it (to show progress).
         package var echo: @Sendable (PipedSession.Stream, [UInt8]) -> Void
-
-        package init(swift: String, packageDirectory: String, arguments: SwiftTestArguments, workDirectory: String,
-                     artifactsDirectory: String?, environment: [String: String], timeout: Duration?,
-                     echo: @escaping @Sendable (PipedSession.Stream, [UInt8]) -> Void) {
-            self.swift = swift
-            self.packageDirectory = packageDirectory
-            self.arguments = arguments
-            self.workDirectory = workDirectory
-            self.artifactsDirectory = artifactsDirectory
-            self.environment = environment
-            self.timeout = timeout
-            self.echo = echo
-        }
     }
 
     package let options: Options

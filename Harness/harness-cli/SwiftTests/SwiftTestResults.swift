@@ -1,4 +1,5 @@
 import Foundation
+import HarnessFlows
 import HarnessCore
 
 /// What `swift test` reported about a list of tests, as flow results (one attempt each, the
@@ -165,13 +166,10 @@ package struct SwiftTestResults: Sendable {
 
     // MARK: - Names
 
-    /// The name `swift test list` gives the test of an event stream id: the id without its
-    /// source location (`Module.Suite/test()/File.swift:12:6` is `Module.Suite/test()`).
+    /// The name `swift test list` gives the test of an event stream id
+    /// (``SnapshotLedger/Owner/swiftTestListName(ofStreamID:)``).
     static func listName(ofStreamID id: String) -> String {
-        guard let slash = id.lastIndex(of: "/") else { return id }
-        let tail = id[id.index(after: slash)...].split(separator: ":")
-        guard tail.count >= 3, tail.suffix(2).allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else { return id }
-        return String(id[..<slash])
+        SnapshotLedger.Owner.swiftTestListName(ofStreamID: id)
     }
 
     /// The class name and name of a test's xUnit case, joined by a dot: its name with dots for

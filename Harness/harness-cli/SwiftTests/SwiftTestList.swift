@@ -1,4 +1,5 @@
 import Foundation
+import HarnessFlows
 
 /// The tests of a package as `swift test list` prints them, one name a line
 /// (`Module.Suite/test()` for Swift Testing, `Module.Class/testMethod` for XCTest), narrowed by
