@@ -1,4 +1,5 @@
 import Foundation
+import HarnessCore
 import HarnessSystem
 
 /// The tool's standard output and error, written so that a reader that went away (`harness run
@@ -34,6 +35,16 @@ enum StandardStreams {
             }
             offset += written
         }
+    }
+
+    /// One escaper per stream for what is passed on from a child (`swift test`'s output).
+    private static let escapers = Locked<[Int32: ConsoleByteEscaper]>([:])
+
+    /// Writes a child's output to `descriptor` with its control characters escaped
+    /// (``ConsoleByteEscaper``): a test's name or message cannot drive the user's terminal.
+    static func writeEscaped(_ bytes: [UInt8], to descriptor: Int32) {
+        let escaped = escapers.withLock { escapers in escapers[descriptor, default: ConsoleByteEscaper()].escape(bytes) }
+        write(escaped, to: descriptor)
     }
 
     /// Writes `text`'s UTF-8 bytes to standard output.

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Harness
+@testable import HarnessCore
 
 /// What `harness run` prints never carries a control character to the user's terminal: a
 /// flow's name (any byte but `/` and NUL may be in a file name) and its failure are shown with
@@ -24,5 +25,19 @@ import Harness
             }
             #expect(controls.isEmpty, "\(name) carries \(controls.map { String($0.value, radix: 16) }): \(text.debugDescription)")
         }
+    }
+
+    /// What `harness swift-test` passes on from `swift test` is escaped the same way, byte by
+    /// byte, however its pieces are cut: a C1 control split between two pieces included.
+    @Test(arguments: [1, 2, 3, 1000])
+    func aChildsOutputIsEscapedWhereverItsPiecesEnd(pieceLength: Int) {
+        let output = Array("ok \u{1B}[2J\r\u{9B}31m é\u{7F}\tdone\n".utf8)
+        var escaper = ConsoleByteEscaper()
+        var shown: [UInt8] = []
+        for start in stride(from: 0, to: output.count, by: pieceLength) {
+            shown += escaper.escape(Array(output[start..<min(start + pieceLength, output.count)]))
+        }
+        #expect(String(decoding: shown, as: UTF8.self) == "ok \\e[2J\\r\\u{9B}31m é\\u{7F}\tdone\n")
+        #expect(String(decoding: shown, as: UTF8.self) == TextEscaping.console(String(decoding: output, as: UTF8.self)))
     }
 }

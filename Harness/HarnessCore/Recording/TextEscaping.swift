@@ -74,3 +74,38 @@ package enum TextEscaping {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
+
+/// ``TextEscaping/console(_:)`` for bytes that arrive in pieces (a program's output passed on to
+/// the console): the same controls escaped the same way. A piece may end between the two bytes
+/// of a C1 control in UTF-8 (`C2 80` to `C2 9F`), so a piece's last `C2` is held until the next
+/// piece shows what it starts.
+package struct ConsoleByteEscaper: Sendable {
+    private var heldLead = false
+
+    package init() {}
+
+    /// `bytes` escaped, after any byte held from the piece before.
+    package mutating func escape(_ bytes: [UInt8]) -> [UInt8] {
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(bytes.count)
+        for byte in bytes {
+            if heldLead {
+                heldLead = false
+                if (0x80...0x9F).contains(byte) {
+                    escaped += Array("\\u{\(TextEscaping.hex(UInt32(byte), width: 2, uppercase: true))}".utf8)
+                    continue
+                }
+                escaped.append(0xC2)
+            }
+            switch byte {
+            case 0x0A, 0x09: escaped.append(byte)
+            case 0x1B: escaped += Array("\\e".utf8)
+            case 0x0D: escaped += Array("\\r".utf8)
+            case 0x00..<0x20, 0x7F: escaped += Array("\\u{\(TextEscaping.hex(UInt32(byte), width: 2, uppercase: true))}".utf8)
+            case 0xC2: heldLead = true
+            default: escaped.append(byte)
+            }
+        }
+        return escaped
+    }
+}

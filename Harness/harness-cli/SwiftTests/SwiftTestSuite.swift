@@ -45,7 +45,7 @@ struct SwiftTestSuite: SuiteSource {
             swift: swift, packageDirectory: packageDirectory, arguments: arguments,
             workDirectory: artifacts.map { FlowPaths.join($0, "swift-test") } ?? temporary ?? "",
             artifactsDirectory: artifacts, environment: context.environment, timeout: timeout,
-            echo: { stream, bytes in StandardStreams.write(bytes, to: stream == .standardError ? 2 : 1) }))
+            echo: { stream, bytes in StandardStreams.writeEscaped(bytes, to: stream == .standardError ? 2 : 1) }))
         ledger = artifacts.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? HarnessArtifacts.directory(forTestFile: FlowPaths.join(packageDirectory, "Package.swift"), environment: context.environment)
     }
