@@ -192,7 +192,7 @@ import HarnessSystem
         try await watcher.wait(for: "started\n", in: .standardOutput)
         let error = await caughtError { try await session.waitForExit(timeout: .milliseconds(300)) }
         let stillOpen = try #require(error as? PipedSessionError)
-        guard case .outputStillOpen(_, .exited(0), _, _, _) = stillOpen else {
+        guard case .outputStillOpen(_, .exited(0), _, _, _, _) = stillOpen else {
             Issue.record("expected outputStillOpen after an exit with code 0, got \(stillOpen)")
             return
         }
