@@ -25,12 +25,13 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let line = Locked(0)
         let dropped = try await FailureArtifactsTests.dropping("never-shown") {
-            await #expect(throws: ExpectationFailedError.self) {
+            let error = await caughtError {
                 try await TerminalSession.withSession(shell(Self.printsAndExits), function: function) { session in
                     line.withLock { $0 = #line + 1 }
                     try await session.waitFor(text: "never-shown")
                 }
             }
+            #expect(error is ExpectationFailedError, "\(String(describing: error))")
         }
         Self.expectOneIssue(dropped, at: line.withLock { $0 }, saying: "waiting for text \"never-shown\"")
         #expect((contents(of: folder.appendingPathComponent("screen.txt")) ?? "").contains("shown"))
@@ -39,39 +40,43 @@ import TestSupport
     }
 
     @Test func aFailedWaitInTerminalAppWithIsReportedAtTheWait() async throws {
-        var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", Self.printsAndExits])
-        launch.size = TerminalSize(cols: 40, rows: 5)
-        launch.defaultTimeout = mustSucceedTimeout
+        var configured = AppLaunch(executable: "/bin/sh", arguments: ["-c", Self.printsAndExits])
+        configured.size = TerminalSize(cols: 40, rows: 5)
+        configured.defaultTimeout = mustSucceedTimeout
         let function = "terminalApp-failed-wait"
         defer { try? FileManager.default.removeItem(at: HarnessArtifacts.folder(forTestFile: #filePath, function: function)) }
         let line = Locked(0)
+        let launch = configured
         let dropped = try await FailureArtifactsTests.dropping("never-shown") {
-            await #expect(throws: ExpectationFailedError.self) {
+            let error = await caughtError {
                 try await TerminalApp.with(launch, function: function) { app in
                     line.withLock { $0 = #line + 1 }
                     try await app.waitFor(regex: "never-shown")
                 }
             }
+            #expect(error is ExpectationFailedError, "\(String(describing: error))")
         }
         Self.expectOneIssue(dropped, at: line.withLock { $0 }, saying: "waiting for regex /never-shown/")
     }
 
     @Test func aFailedWaitInPipedAppWithIsReportedAtTheWaitAndItsOutputIsKept() async throws {
         // The program never exits, so the wait for its exit always runs out of time.
-        var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", "printf 'piped out\\n'; exec sleep 600"])
-        launch.defaultTimeout = mustSucceedTimeout
+        var configured = AppLaunch(executable: "/bin/sh", arguments: ["-c", "printf 'piped out\\n'; exec sleep 600"])
+        configured.defaultTimeout = mustSucceedTimeout
         let function = "pipedApp-failed-wait"
         let folder = HarnessArtifacts.folder(forTestFile: #filePath, function: function)
         try? FileManager.default.removeItem(at: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
         let line = Locked(0)
+        let launch = configured
         let dropped = try await FailureArtifactsTests.dropping("to exit (it still runs)") {
-            await #expect(throws: ExpectationFailedError.self) {
+            let error = await caughtError {
                 try await PipedApp.with(launch, function: function) { app in
                     line.withLock { $0 = #line + 1 }
                     try await app.session.waitForExit(timeout: .milliseconds(1))
                 }
             }
+            #expect(error is ExpectationFailedError, "\(String(describing: error))")
         }
         Self.expectOneIssue(dropped, at: line.withLock { $0 }, saying: "waiting for /bin/sh to exit")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("stdout.txt").path))
@@ -85,7 +90,7 @@ import TestSupport
             let line = Locked(0)
             let test = try #require(Test.current)
             let dropped = try await FailureArtifactsTests.dropping("never-shown") {
-                await #expect(throws: ExpectationFailedError.self) {
+                let error = await caughtError {
                     try await HarnessTraceTrait(folder: folder.path).provideScope(for: test, testCase: Test.Case.current) {
                         let session = try TerminalSession.launch(shell(Self.printsAndExits))
                         defer { session.terminate() }
@@ -93,6 +98,7 @@ import TestSupport
                         try await session.waitFor(text: "never-shown")
                     }
                 }
+                #expect(error is ExpectationFailedError, "\(String(describing: error))")
             }
             Self.expectOneIssue(dropped, at: line.withLock { $0 }, saying: "waiting for text \"never-shown\"")
         }
@@ -127,7 +133,7 @@ import TestSupport
         }
         #expect(issue.sourceLocation?.fileName == "FailureLineTests.swift", sourceLocation: sourceLocation)
         #expect(issue.sourceLocation?.line == line, sourceLocation: sourceLocation)
-        let message = issue.comments.map(\.rawValue).joined()
+        let message = issue.comments.map { $0.rawValue }.joined()
         #expect(message.contains(text), "\(message)", sourceLocation: sourceLocation)
         #expect(!message.hasPrefix("HarnessTests/"), "\(message)", sourceLocation: sourceLocation)
     }

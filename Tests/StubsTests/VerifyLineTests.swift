@@ -25,23 +25,31 @@ import TestSupport
     @Test func aFailedVerifyInsideWithIsReportedAtTheVerify() async throws {
         let server = try StubServer()
         defer { server.stop() }
-        var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", "exec cat"])
-        launch.defaultTimeout = mustSucceedTimeout
+        var configured = AppLaunch(executable: "/bin/sh", arguments: ["-c", "exec cat"])
+        configured.defaultTimeout = mustSucceedTimeout
         let function = "verify-failed"
         defer { try? FileManager.default.removeItem(at: HarnessArtifacts.folder(forTestFile: #filePath, function: function)) }
         let line = Locked(0)
+        let launch = configured
         let dropped = try await Self.dropping("/never-requested") {
-            await #expect(throws: ExpectationFailedError.self) {
+            let error = await Self.caughtError {
                 try await TerminalApp.with(launch, function: function) { _ in
                     line.withLock { $0 = #line + 1 }
                     try server.verify(.get("/never-requested"))
                 }
             }
+            #expect(error is ExpectationFailedError, "\(String(describing: error))")
         }
         try #require(dropped.count == 1, "\(dropped)")
         #expect(dropped[0].sourceLocation?.fileName == "VerifyLineTests.swift")
         #expect(dropped[0].sourceLocation?.line == line.withLock { $0 })
-        #expect(dropped[0].comments.map(\.rawValue).joined().hasPrefix("Expected at least 1 request(s) matching"))
+        #expect(dropped[0].comments.map { $0.rawValue }.joined().hasPrefix("Expected at least 1 request(s) matching"))
+    }
+
+    /// Runs `body` and returns the error it threw (nil when it did not throw).
+    static func caughtError(_ body: () async throws -> Void) async -> (any Error)? {
+        do { try await body() } catch { return error }
+        return nil
     }
 
     /// Runs `body`, dropping (and returning) the issues whose comments contain `marker`; other
