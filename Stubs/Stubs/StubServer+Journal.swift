@@ -52,8 +52,14 @@ extension StubServer {
     /// - Throws: `WaitTimeoutError` after `timeout` or when the server stops (with what was
     ///   received), `CancellationError` when the task is cancelled.
     public func waitForRequest(
-        matching pattern: RequestPattern = .any, timeout: Duration = .seconds(10)
+        matching pattern: RequestPattern = .any, timeout: Duration = .seconds(10),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async throws -> RecordedRequest {
-        try await core.waitForRequest(matching: pattern, timeout: timeout)
+        do {
+            return try await core.waitForRequest(matching: pattern, timeout: timeout)
+        } catch var error as WaitTimeoutError {
+            error.failureSite = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+            throw error
+        }
     }
 }

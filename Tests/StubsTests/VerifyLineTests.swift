@@ -5,7 +5,7 @@ import Stubs
 import Testing
 import TestSupport
 
-/// A failed `server.verify` carries its caller's place; inside `TerminalApp.with` the test's
+/// A failed `server.verify` (or `waitForRequest`) carries its caller's place; inside `TerminalApp.with` the test's
 /// issue is recorded once, there, and no "Caught error" issue follows at the test's line.
 @Suite struct VerifyLineTests {
     @Test func theErrorCarriesTheVerifyLine() throws {
@@ -44,6 +44,29 @@ import TestSupport
         #expect(dropped[0].sourceLocation?.fileName == "VerifyLineTests.swift")
         #expect(dropped[0].sourceLocation?.line == line.withLock { $0 })
         #expect(dropped[0].comments.map { $0.rawValue }.joined().hasPrefix("Expected at least 1 request(s) matching"))
+    }
+
+    @Test func aFailedRequestWaitInsideWithIsReportedAtTheWait() async throws {
+        let server = try StubServer()
+        defer { server.stop() }
+        var configured = AppLaunch(executable: "/bin/sh", arguments: ["-c", "exec cat"])
+        configured.defaultTimeout = mustSucceedTimeout
+        let function = "request-wait-failed"
+        defer { try? FileManager.default.removeItem(at: HarnessArtifacts.folder(forTestFile: #filePath, function: function)) }
+        let line = Locked(0)
+        let launch = configured
+        let dropped = try await Self.dropping("/never-requested") {
+            let error = await Self.caughtError {
+                try await TerminalApp.with(launch, function: function) { _ in
+                    line.withLock { $0 = #line + 1 }
+                    _ = try await server.waitForRequest(matching: .get("/never-requested"), timeout: .milliseconds(1))
+                }
+            }
+            #expect(error is ExpectationFailedError, "\(String(describing: error))")
+        }
+        try #require(dropped.count == 1, "\(dropped)")
+        #expect(dropped[0].sourceLocation?.fileName == "VerifyLineTests.swift")
+        #expect(dropped[0].sourceLocation?.line == line.withLock { $0 })
     }
 
     /// Runs `body` and returns the error it threw (nil when it did not throw).
