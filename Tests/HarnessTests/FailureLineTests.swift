@@ -115,11 +115,14 @@ import TestSupport
         try session.press(.enter)
         let pasted = #line + 1
         try session.paste("b")
+        let resized = #line + 1
+        try session.resize(cols: 50, rows: 10)
         let lines = session.journal.all.map { "\($0.text) @\($0.file ?? "?"):\($0.line ?? 0)" }
         #expect(lines == [
             "type \"a\" @HarnessTests/FailureLineTests.swift:\(typed)",
             "press enter @HarnessTests/FailureLineTests.swift:\(pressed)",
             "paste \"b\" @HarnessTests/FailureLineTests.swift:\(pasted)",
+            "resize 50x10 @HarnessTests/FailureLineTests.swift:\(resized)",
         ])
     }
 
