@@ -48,7 +48,8 @@ extension DeliberateFailureTests {
     /// A failed wait in `TerminalSession.withSession` is reported once, at the wait's line, and
     /// the session's screen and recording are attached.
     @Test func aFailedSessionWait() async throws {
-        try await TerminalSession.withSession(shell("printf 'deliberate screen\\n'", size: TerminalSize(cols: 40, rows: 5))) { session in
+        let configuration = shell("printf 'deliberate screen\\n'", size: TerminalSize(cols: 40, rows: 5))
+        try await TerminalSession.withSession(configuration) { session in
             try await session.waitFor(text: "a line the program never printed")  // the failed wait of aFailedSessionWait
         }
     }

@@ -103,10 +103,11 @@ public final class PipedApp: Sendable {
     /// (`stdout.txt`) and standard error (`stderr.txt`) so far, byte for byte, and how it ended
     /// or that it still runs (`status.txt`).
     public func failureArtifacts() -> [HarnessArtifacts.File] {
-        [
+        let status = session.exitStatus.map { "the app \($0)" } ?? "the app still ran"
+        return [
             HarnessArtifacts.File(name: "stdout.txt", contents: session.standardOutputSoFar),
             HarnessArtifacts.File(name: "stderr.txt", contents: session.standardErrorSoFar),
-            HarnessArtifacts.File(name: "status.txt", contents: Data("\(session.exitStatus.map { "the app \($0)" } ?? "the app still ran")\n".utf8)),
+            HarnessArtifacts.File(name: "status.txt", contents: Data((status + "\n").utf8)),
         ]
     }
 }

@@ -45,7 +45,10 @@ public final class SpyHandle<T: Decodable>: Sendable {
 
     /// Waits for the next call this handle has not returned yet, counting from the
     /// calls that had reached the harness when the handle was made.
-    public func waitForCall(timeout: Duration? = nil, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) async throws -> T {
+    public func waitForCall(
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> T {
         let index = cursor.withLock { cursor in
             defer { cursor += 1 }
             return cursor
@@ -55,7 +58,10 @@ public final class SpyHandle<T: Decodable>: Sendable {
     }
 
     /// Waits for the `number`-th call ever recorded (1-based); returns at once if it already arrived.
-    public func waitForCall(number: Int, timeout: Duration? = nil, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) async throws -> T {
+    public func waitForCall(
+        number: Int, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> T {
         precondition(number >= 1, "call numbers start at 1")
         return try await value(at: number - 1, timeout: timeout ?? bridge.defaultTimeout,
                                location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))

@@ -29,7 +29,8 @@ extension TerminalDriving {
     func journalInput(_ text: String, fileID: StaticString? = nil, line: UInt = 0) {
         let now = Date()
         core.journal.record(SessionJournal.Entry(
-            text: text, file: fileID.map { "\($0)" }, line: line == 0 ? nil : Int(line), start: now, end: now, problem: nil, screen: nil))
+            text: text, file: fileID.map { "\($0)" }, line: line == 0 ? nil : Int(line),
+            start: now, end: now, problem: nil, screen: nil))
     }
 
     /// Presses keys in order, encoded as xterm does (honouring application cursor-key mode), or

@@ -22,7 +22,10 @@ import TerminalEmulator
 /// (``CellPixelSize``), so a click lands on the same cell.
 extension TerminalDriving {
     /// Presses and releases `button` on the target (X10 mode reports the press only).
-    public func click(_ target: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = [], fileID: StaticString = #fileID, line: UInt = #line) throws {
+    public func click(
+        _ target: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) throws {
         try sendGesture("click \(target)", target, fileID: fileID, line: line) { at in
             [(MouseEvent(.press(button), at: at, modifiers: modifiers), true),
              (MouseEvent(.release(button), at: at, modifiers: modifiers), false)]
@@ -30,17 +33,26 @@ extension TerminalDriving {
     }
 
     /// Clicks the first cell of the first occurrence of `text` on the screen.
-    public func click(text: String, button: MouseButton = .left, modifiers: MouseModifiers = [], fileID: StaticString = #fileID, line: UInt = #line) throws {
+    public func click(
+        text: String, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) throws {
         try click(.text(text), button: button, modifiers: modifiers, fileID: fileID, line: line)
     }
 
     /// Clicks a 0-based cell.
-    public func click(row: Int, col: Int, button: MouseButton = .left, modifiers: MouseModifiers = [], fileID: StaticString = #fileID, line: UInt = #line) throws {
+    public func click(
+        row: Int, col: Int, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) throws {
         try click(.cell(row: row, col: col), button: button, modifiers: modifiers, fileID: fileID, line: line)
     }
 
     /// Two clicks in one write, so the program sees them well within its double-click interval.
-    public func doubleClick(_ target: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = [], fileID: StaticString = #fileID, line: UInt = #line) throws {
+    public func doubleClick(
+        _ target: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) throws {
         try sendGesture("double-click \(target)", target, fileID: fileID, line: line) { at in
             let click: [(MouseEvent, Bool)] = [
                 (MouseEvent(.press(button), at: at, modifiers: modifiers), true),
@@ -51,12 +63,18 @@ extension TerminalDriving {
     }
 
     /// Double-clicks the first cell of the first occurrence of `text`.
-    public func doubleClick(text: String, button: MouseButton = .left, modifiers: MouseModifiers = [], fileID: StaticString = #fileID, line: UInt = #line) throws {
+    public func doubleClick(
+        text: String, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) throws {
         try doubleClick(.text(text), button: button, modifiers: modifiers, fileID: fileID, line: line)
     }
 
     /// Double-clicks a 0-based cell.
-    public func doubleClick(row: Int, col: Int, button: MouseButton = .left, modifiers: MouseModifiers = [], fileID: StaticString = #fileID, line: UInt = #line) throws {
+    public func doubleClick(
+        row: Int, col: Int, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) throws {
         try doubleClick(.cell(row: row, col: col), button: button, modifiers: modifiers, fileID: fileID, line: line)
     }
 
@@ -81,7 +99,10 @@ extension TerminalDriving {
 
     /// Moves the pointer onto the target with no button held (reported only in any-event
     /// mode, 1003: in modes 1000 and 1002 it throws and nothing is sent).
-    public func hover(_ target: MouseTarget, modifiers: MouseModifiers = [], fileID: StaticString = #fileID, line: UInt = #line) throws {
+    public func hover(
+        _ target: MouseTarget, modifiers: MouseModifiers = [],
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) throws {
         try sendGesture("hover \(target)", target, fileID: fileID, line: line) { at in
             [(MouseEvent(.motion(nil), at: at, modifiers: modifiers), true)]
         }
@@ -100,7 +121,10 @@ extension TerminalDriving {
     }
 
     /// Sends events as they are; every one must be reported by the program's mode.
-    public func sendMouse(_ events: [MouseEvent], fileID: StaticString = #fileID, line: UInt = #line) throws {
+    public func sendMouse(
+        _ events: [MouseEvent],
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) throws {
         let (modes, screen) = core.modesAndScreen
         let gesture = "send \(events.map(\.description).joined(separator: ", "))"
         guard modes.mouseTracking != .off else { throw MouseError.reportingOff(gesture: gesture, screen: screen.framed()) }

@@ -22,8 +22,8 @@ public enum PipedSessionError: Error, Sendable, CustomStringConvertible, SourceL
                  location: SourceCodeLocation? = nil)
     /// The program exited, but its standard output or error was still open when the wait's time
     /// was up: a process it started (in the background, say) holds the pipe. Reading stops there.
-    case outputStillOpen(executable: String, status: ExitStatus, after: Duration, standardOutputTail: String, standardErrorTail: String,
-                         location: SourceCodeLocation? = nil)
+    case outputStillOpen(executable: String, status: ExitStatus, after: Duration,
+                         standardOutputTail: String, standardErrorTail: String, location: SourceCodeLocation? = nil)
 
     /// A readable explanation; waits that ran out of time show the tails of both streams. A
     /// launch that failed is told in the words of the same ``TerminalSessionError``.
