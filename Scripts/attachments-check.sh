@@ -8,6 +8,9 @@
 #   - a plain `#expect` failure inside `TerminalApp.with` is enough (nothing throws);
 #   - a failure that stops the test (FailureReporter.failAndStop, as a failed step) is
 #     reported once, at its own line;
+#   - a failed wait in TerminalApp.with, TerminalSession.withSession and PipedApp.with is
+#     reported once, at the wait's line (not as a caught error at the test's), and the
+#     session's screen and recording (the piped app's output) are attached and kept;
 #   - without the variable the same tests are skipped and pass.
 #
 #   Scripts/attachments-check.sh [--no-build]
@@ -75,6 +78,33 @@ grep -q 'expect-not \\"deliberate\\"' "$work/artifacts/swift-tests/"*DeliberateF
 grep -q 'the test recorded a failure while the app was open' "$work/artifacts/swift-tests/"*DeliberateFailureTests-aFailedExpectationInsideWith*.json 2>/dev/null \
     || problem "the trace of the test whose #expect failed does not say it failed"
 
+# A failed wait: one issue, at the line marked "the failed wait", and no "Caught error".
+for test in aFailedWait aFailedSessionWait aFailedPipedWait; do
+    wait_line=$(grep -n "the failed wait of $test\$" Tests/HarnessTests/DeliberateFailureTests.swift | cut -d: -f1)
+    [[ $(grep -c "Test $test() recorded an issue" "$work/output") -eq 1 ]] \
+        || problem "$test(): the failed wait was not reported exactly once"
+    grep -q "Test $test() recorded an issue at DeliberateFailureTests.swift:$wait_line:" "$work/output" \
+        || problem "$test(): the failed wait is not reported at its own line ($wait_line)"
+    ! grep -q "Test $test() recorded an issue.*Caught error" "$work/output" \
+        || problem "$test(): the failed wait is reported as a caught error"
+done
+for file in screen.txt screen.svg recording.cast; do
+    [[ -s "$work/attachments/DeliberateFailureTests.aFailedSessionWait.$file" ]] \
+        || problem "--attachments-path holds no DeliberateFailureTests.aFailedSessionWait.$file"
+    [[ -s "$work/attachments/DeliberateFailureTests.aFailedWait.$file" ]] \
+        || problem "--attachments-path holds no DeliberateFailureTests.aFailedWait.$file"
+done
+grep -q 'deliberate screen' "$work/attachments/DeliberateFailureTests.aFailedSessionWait.screen.txt" 2>/dev/null \
+    || problem "the attached screen of aFailedSessionWait does not show the program's line"
+# (What the piped program wrote may not be read yet when its 1 ms wait fails: the files must
+# be there, not hold it.)
+for file in stdout.txt stderr.txt status.txt; do
+    [[ -e "$work/attachments/DeliberateFailureTests.aFailedPipedWait.$file" ]] \
+        || problem "--attachments-path holds no DeliberateFailureTests.aFailedPipedWait.$file"
+done
+grep -q 'the app still ran' "$work/artifacts/DeliberateFailureTests/aFailedPipedWait/status.txt" 2>/dev/null \
+    || problem "HARNESS_ARTIFACTS holds no DeliberateFailureTests/aFailedPipedWait/status.txt saying the app still ran"
+
 if ! env -u HARNESS_DELIBERATE_FAILURES swift test --skip-build --filter DeliberateFailure > "$work/skipped" 2>&1; then
     problem "without HARNESS_DELIBERATE_FAILURES the deliberate tests did not pass (skipped):"
     cat "$work/skipped" >&2
@@ -87,4 +117,4 @@ if [[ ${#problems[@]} -gt 0 ]]; then
     echo "--- attachments: $(ls "$work/attachments" | tr '\n' ' ')" >&2
     exit 1
 fi
-echo "attachments-check: a failing test's screen, SVG and recording are attached and kept; a stopped test's failure is reported once"
+echo "attachments-check: a failing test's screen, SVG and recording are attached and kept; a stopped test's failure and a failed wait are reported once, at their own line"

@@ -10,3 +10,6 @@
 // WaitTimeoutCarrying`), without the rest of the system layer.
 @_exported import struct HarnessSystem.WaitTimeout
 @_exported import protocol HarnessSystem.WaitTimeoutCarrying
+// What an error says about the line that failed, so that its own errors are reported there too.
+@_exported import protocol HarnessSystem.SourceLocatedError
+@_exported import struct HarnessSystem.SourceSite

@@ -53,6 +53,15 @@ public enum FailureReporter {
             XCTFail(message, file: location.filePath, line: location.line)
             throw error
         }
+        try await failAndStop(message, at: Self.sourceLocation(location), test: test, throwing: error)
+    }
+
+    /// Under Swift Testing: records `message` at `sourceLocation` and throws the error that says
+    /// it was recorded already (`error` when there is no test).
+    private static func failAndStop(
+        _ message: String, at sourceLocation: SourceLocation, test: Test?, throwing error: some Error
+    ) async throws -> Never {
+        guard let test else { throw error }
         // `#require(false)` records an "expectation failed" issue and throws the error that
         // says so; inside this scope that issue is recorded as a plain one, carrying only the
         // message (as `Issue.record` would), instead of "Expectation failed: Bool(false)".
@@ -63,7 +72,6 @@ public enum FailureReporter {
             return plain
         }
         let thrown = Locked<(any Error)?>(nil)
-        let sourceLocation = Self.sourceLocation(location)
         try await asPlainIssue.provideScope(for: test, testCase: Test.Case.current) {
             do {
                 try #require(Bool(false), Comment(rawValue: message), sourceLocation: sourceLocation)
@@ -72,6 +80,23 @@ public enum FailureReporter {
             }
         }
         throw thrown.withLock { $0 } ?? error
+    }
+
+    /// Rethrows `error`, first recording it at the line of the call that failed when it knows that
+    /// line (a ``SourceLocatedError`` with a site: a wait, a `verify`) and a Swift Testing test
+    /// runs: then, as ``failAndStop(_:at:throwing:)``, the issue is recorded once, at that line,
+    /// and the error thrown is the one Swift Testing does not report again where it surfaces
+    /// (the test function's line). Anything else, and any error under XCTest, is rethrown as it
+    /// is (XCTest reports it where the test throws it, with its place in the message).
+    ///
+    /// The front ends' scopes (`TerminalApp.with`, `TerminalSession.withSession`, `PipedApp.with`)
+    /// end with it, so that a failed wait in their body is reported at the wait.
+    public static func rethrowAtItsLine(_ error: any Error) async throws -> Never {
+        guard TaskOverride.current == nil, let test = Test.current,
+              let located = error as? any SourceLocatedError, let site = located.failureSite
+        else { throw error }
+        let sourceLocation = SourceLocation(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
+        try await failAndStop(located.failureMessage, at: sourceLocation, test: test, throwing: error)
     }
 
     private static func sourceLocation(_ location: SourceCodeLocation) -> SourceLocation {

@@ -24,7 +24,12 @@ public struct HarnessTraceTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await HarnessTrace.$folder.withValue(folder) { try await function() }
+        do {
+            try await HarnessTrace.$folder.withValue(folder) { try await function() }
+        } catch {
+            // A wait or `verify` that failed outside any `with` is still reported at its line.
+            try await FailureReporter.rethrowAtItsLine(error)
+        }
     }
 }
 

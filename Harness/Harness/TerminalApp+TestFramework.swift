@@ -34,14 +34,19 @@ extension TerminalApp {
         _ body: (TerminalApp) async throws -> R
     ) async throws -> R {
         let hooks = RunningTestHooks(filePath: "\(filePath)", function: function)
-        guard hooks.traceScope != nil else {
-            return try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
-        }
-        // Traced (HARNESS_ARTIFACTS or .harnessTrace): the session's journal records the body's
-        // waits and inputs and the steps it runs, and the whole `with` becomes one timeline
-        // (RunningTestHooks.finished). Untraced, the journal stays empty.
-        return try await SessionJournal.$isRecording.withValue(true) {
-            try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
+        do {
+            guard hooks.traceScope != nil else {
+                return try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
+            }
+            // Traced (HARNESS_ARTIFACTS or .harnessTrace): the session's journal records the body's
+            // waits and inputs and the steps it runs, and the whole `with` becomes one timeline
+            // (RunningTestHooks.finished). Untraced, the journal stays empty.
+            return try await SessionJournal.$isRecording.withValue(true) {
+                try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
+            }
+        } catch {
+            // A failed wait (or `verify`) is reported at its own line, once.
+            try await FailureReporter.rethrowAtItsLine(error)
         }
     }
 
@@ -94,8 +99,11 @@ extension TerminalSession {
     }
 
     /// Launches the program, runs `body`, and always terminates the program afterwards, as
-    /// `HarnessCore`'s `withSession` does; in a traced test the session's waits and inputs
-    /// become the test's timeline, failed when `body` threw or the test recorded a failure.
+    /// `HarnessCore`'s `withSession` does. When the test failed while the session was open
+    /// (`body` threw, or the test recorded a failure), its ``failureArtifacts()`` (recording,
+    /// screen as text and SVG) are kept and attached as `TerminalApp.with` keeps an app's; a
+    /// failed wait is reported at its own line; in a traced test the session's waits and inputs
+    /// become the test's timeline.
     public static func withSession<Result>(
         _ configuration: Configuration,
         filePath: StaticString = #filePath,
@@ -105,17 +113,56 @@ extension TerminalSession {
     ) async throws -> Result {
         let session = try launchSession(configuration)
         defer { session.terminate() }
-        guard let scope = HarnessTrace.Scope(filePath: "\(filePath)", function: function) else {
-            return try await body(session)
-        }
-        session.journal.enable()
         let hooks = RunningTestHooks(filePath: "\(filePath)", function: function)
+        if hooks.traceScope != nil { session.journal.enable() }
         let (outcome, issueRecorded) = await hooks.run(isolation: isolation) { try await body(session) }
         let failure: String? = switch outcome {
         case .failure(let error): "\(error)"
         case .success: issueRecorded ? "the test recorded a failure while the session was open" : nil
         }
-        scope.write(session, failure: failure)
-        return try outcome.get()
+        hooks.traceScope?.write(session, failure: failure)
+        if failure != nil {
+            HarnessArtifacts.keep(session.failureArtifacts(), filePath: "\(filePath)", function: function, hooks: hooks)
+        }
+        do { return try outcome.get() } catch { try await FailureReporter.rethrowAtItsLine(error) }
+    }
+}
+
+extension PipedApp {
+    /// Launches the program with pipes, runs `body`, and always closes it (as failed when the
+    /// test failed); like `TerminalApp.with`, when the test failed while the app ran (`body`
+    /// threw, or the test recorded a failure) its ``failureArtifacts()`` (standard output and
+    /// error so far, exit status) are kept and attached, a failed wait is reported at its own
+    /// line, and in a traced test its waits become the test's timeline.
+    ///
+    /// ```swift
+    /// try await PipedApp.with(launch) { app in
+    ///     let output = try await app.session.waitForExit()
+    ///     #expect(output.standardOutput == "3 todos\n")
+    /// }
+    /// ```
+    @discardableResult
+    public static func with<R>(
+        _ launch: AppLaunch,
+        standardInput: PipedSession.StandardInput = .empty,
+        filePath: StaticString = #filePath,
+        function: String = #function,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (PipedApp) async throws -> R
+    ) async throws -> R {
+        let app = try launchApp(launch, standardInput: standardInput)
+        let hooks = RunningTestHooks(filePath: "\(filePath)", function: function)
+        if hooks.traceScope != nil { app.session.journal.enable() }
+        let (outcome, issueRecorded) = await hooks.run(isolation: isolation) { try await body(app) }
+        let failure: String? = switch outcome {
+        case .failure(let error): "\(error)"
+        case .success: issueRecorded ? "the test recorded a failure while the app was open" : nil
+        }
+        hooks.traceScope?.write(app, failure: failure)
+        if failure != nil {
+            HarnessArtifacts.keep(app.failureArtifacts(), filePath: "\(filePath)", function: function, hooks: hooks)
+        }
+        await app.closed(failed: failure != nil)
+        do { return try outcome.get() } catch { try await FailureReporter.rethrowAtItsLine(error) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSystem
 
 extension StubServer {
     /// Every request received since start or the last `clearRequests()`/`reset()`, oldest first.
@@ -30,13 +31,19 @@ extension StubServer {
     }
 
     /// Throws a `StubVerificationError` (listing what was received, with the closest requests and
-    /// how they differ) unless the journal holds `count` requests matching `pattern`.
+    /// how they differ) unless the journal holds `count` requests matching `pattern`. The error
+    /// carries the caller's place, where a test that imports `Harness` reports it.
     ///
     /// ```swift
     /// try server.verify(.get("/todos"), count: .exactly(2))
     /// ```
-    public func verify(_ pattern: RequestPattern, count: RequestCount = .atLeast(1)) throws {
-        if let failure = verificationFailure(pattern, count: count) { throw failure }
+    public func verify(
+        _ pattern: RequestPattern, count: RequestCount = .atLeast(1),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) throws {
+        guard var failure = verificationFailure(pattern, count: count) else { return }
+        failure.failureSite = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        throw failure
     }
 
     /// Waits until a request matching `pattern` is journaled (or returns the first one already
@@ -45,8 +52,14 @@ extension StubServer {
     /// - Throws: `WaitTimeoutError` after `timeout` or when the server stops (with what was
     ///   received), `CancellationError` when the task is cancelled.
     public func waitForRequest(
-        matching pattern: RequestPattern = .any, timeout: Duration = .seconds(10)
+        matching pattern: RequestPattern = .any, timeout: Duration = .seconds(10),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async throws -> RecordedRequest {
-        try await core.waitForRequest(matching: pattern, timeout: timeout)
+        do {
+            return try await core.waitForRequest(matching: pattern, timeout: timeout)
+        } catch var error as WaitTimeoutError {
+            error.failureSite = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+            throw error
+        }
     }
 }

@@ -143,8 +143,31 @@ import Harness
         await #expect {
             _ = try await connected.app.nextEvent(named: "state", timeout: .milliseconds(50))
         } throws: { error in
-            guard case BridgeError.waitTimedOut(_, _, let received, _) = error else { return false }
+            guard case BridgeError.waitTimedOut(_, _, let received, _, _) = error else { return false }
             return received.contains("loaded")
+        }
+    }
+
+    /// A bridge wait that times out says where it was written (the glue of `Harness` records
+    /// the test's issue there), and its description begins with that place.
+    @Test func aTimedOutWaitCarriesItsPlace() async throws {
+        let connected = try await Self.connect { host in _ = host.spy("database.save", of: [Int].self) }
+        defer { connected.listener.close(); connected.host.close() }
+        let spy = connected.app.spy("database.save", as: [Int].self)
+        let waits: [(line: Int, wait: () async throws -> Void)] = [
+            (#line, { _ = try await connected.app.nextEvent(named: "never", timeout: .milliseconds(1)) }),
+            (#line, { _ = try await spy.waitForCall(timeout: .milliseconds(1)) }),
+            (#line, { _ = try await spy.waitForCall(number: 1, timeout: .milliseconds(1)) }),
+        ]
+        for (line, wait) in waits {
+            do {
+                try await wait()
+                Issue.record("the wait at line \(line) did not time out")
+            } catch let error as BridgeError {
+                #expect(error.failureSite?.line == line)
+                #expect(error.failureSite?.fileID == "BridgeTests/BridgeInProcessTests.swift")
+                #expect(error.description == "BridgeTests/BridgeInProcessTests.swift:\(line): " + error.failureMessage)
+            }
         }
     }
 

@@ -49,12 +49,12 @@ import TestSupport
             await #expect {
                 _ = try await bridge.spy("database.save", as: [Todo].self).waitForCall()
             } throws: { error in
-                String(describing: error).hasPrefix("timed out after 0.3 seconds waiting for")
+                (error as? BridgeError)?.failureMessage.hasPrefix("timed out after 0.3 seconds waiting for") == true
             }
             await #expect {
                 _ = try await bridge.nextEvent(named: "never-published")
             } throws: { error in
-                String(describing: error).hasPrefix("timed out after 0.3 seconds waiting for")
+                (error as? BridgeError)?.failureMessage.hasPrefix("timed out after 0.3 seconds waiting for") == true
             }
             // A call that passes its own timeout keeps it.
             #expect(try await bridge.probe("state", as: String.self, timeout: mustSucceedTimeout) == "idle")

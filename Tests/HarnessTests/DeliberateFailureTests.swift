@@ -36,6 +36,35 @@ extension DeliberateFailureTests {
     }
 }
 
+extension DeliberateFailureTests {
+    /// A failed wait in `TerminalApp.with` is reported once, at the wait's line.
+    @Test func aFailedWait() async throws {
+        try await TerminalApp.with(DeliberateFailures.launch()) { app in
+            try await app.waitFor(text: "deliberate screen")
+            try await app.waitFor(text: "a line the app never printed", timeout: .milliseconds(1))  // the failed wait of aFailedWait
+        }
+    }
+
+    /// A failed wait in `TerminalSession.withSession` is reported once, at the wait's line, and
+    /// the session's screen and recording are attached.
+    @Test func aFailedSessionWait() async throws {
+        let configuration = shell("printf 'deliberate screen\\n'", size: TerminalSize(cols: 40, rows: 5))
+        try await TerminalSession.withSession(configuration) { session in
+            try await session.waitFor(text: "a line the program never printed")  // the failed wait of aFailedSessionWait
+        }
+    }
+
+    /// A failed wait in `PipedApp.with` is reported once, at the wait's line, and what the
+    /// program wrote is attached.
+    @Test func aFailedPipedWait() async throws {
+        var launch = AppLaunch(executable: "/bin/sh", arguments: ["-c", "printf 'deliberate output\\n'; exec sleep 600"])
+        launch.defaultTimeout = mustSucceedTimeout
+        try await PipedApp.with(launch) { app in
+            try await app.session.waitForExit(timeout: .milliseconds(1))  // the failed wait of aFailedPipedWait
+        }
+    }
+}
+
 /// What the deliberately failing tests share.
 enum DeliberateFailures {
     /// The environment variable that lets them run.

@@ -154,7 +154,9 @@ import HarnessSystem
         try await watcher.wait(for: "warning\n", in: .standardError)
         let error = await caughtError { try await session.waitForExit(timeout: .milliseconds(200)) }
         let timeout = try #require(error as? PipedSessionError)
-        #expect(timeout.description == """
+        // The description begins with the wait's place (`HarnessTests/PipedSessionTests.swift:155: `).
+        #expect(timeout.description == "\(try #require(timeout.failureSite).fileID):\(#line - 3): " + timeout.failureMessage)
+        #expect(timeout.failureMessage == """
             Timed out after 200 ms waiting for \(session.executablePath) to exit (it still runs).
             stdout (8 bytes): partial\\n
             stderr (8 bytes): warning\\n
@@ -192,11 +194,11 @@ import HarnessSystem
         try await watcher.wait(for: "started\n", in: .standardOutput)
         let error = await caughtError { try await session.waitForExit(timeout: .milliseconds(300)) }
         let stillOpen = try #require(error as? PipedSessionError)
-        guard case .outputStillOpen(_, .exited(0), _, _, _) = stillOpen else {
+        guard case .outputStillOpen(_, .exited(0), _, _, _, _) = stillOpen else {
             Issue.record("expected outputStillOpen after an exit with code 0, got \(stillOpen)")
             return
         }
-        #expect(stillOpen.description.hasPrefix(
+        #expect(stillOpen.failureMessage.hasPrefix(
             "\(session.executablePath) exited with code 0, but its output was still open after 300 ms"))
         #expect(stillOpen.description.hasSuffix("stdout (8 bytes): started\\n\nstderr (0 bytes)"))
         let pid = session.pid

@@ -90,4 +90,24 @@ public final class PipedApp: Sendable {
         session.terminate()
         sandbox.close(failed: failed)
     }
+
+    /// ``close(failed:)``, awaiting the teardown instead of blocking the caller's thread.
+    package func closed(failed: Bool) async {
+        guard closed.setOnce() else { return }
+        for handler in closeHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self, failed) }
+        await session.terminated()
+        sandbox.close(failed: failed)
+    }
+
+    /// What a failure needs to be understood: what the program wrote to standard output
+    /// (`stdout.txt`) and standard error (`stderr.txt`) so far, byte for byte, and how it ended
+    /// or that it still runs (`status.txt`).
+    public func failureArtifacts() -> [HarnessArtifacts.File] {
+        let status = session.exitStatus.map { "the app \($0)" } ?? "the app still ran"
+        return [
+            HarnessArtifacts.File(name: "stdout.txt", contents: session.standardOutputSoFar),
+            HarnessArtifacts.File(name: "stderr.txt", contents: session.standardErrorSoFar),
+            HarnessArtifacts.File(name: "status.txt", contents: Data((status + "\n").utf8)),
+        ]
+    }
 }

@@ -177,12 +177,7 @@ public final class TerminalApp: Sendable {
     /// Writes the failure's artifacts to the test's folder (saying where on standard error) and
     /// attaches them to the test when `hooks` can.
     private func keepFailureArtifacts(filePath: String, function: String, hooks: (any TestFrameworkHooks)?) {
-        let files = failureArtifacts()
-        let folder = HarnessArtifacts.folder(forTestFile: filePath, function: function)
-        if let written = try? HarnessArtifacts.write(files, to: folder) {
-            FileHandle.standardError.write(Data("harness: the failed test's recording and screen are in \(written.path)\n".utf8))
-        }
-        hooks?.attach(files, prefix: HarnessArtifacts.testFileName(filePath) + "." + HarnessArtifacts.testName(function))
+        HarnessArtifacts.keep(failureArtifacts(), filePath: filePath, function: function, hooks: hooks)
     }
 
     /// What a failure needs to be understood: the session recording as asciicast v2
@@ -190,16 +185,7 @@ public final class TerminalApp: Sendable {
     /// style layer and the app's exit status (`screen.txt`) and as a picture (`screen.svg`), and,
     /// with the bridge, the events it received (`events.json`).
     public func failureArtifacts() -> [HarnessArtifacts.File] {
-        let screen = session.screen
-        var text = screen.framed()
-        let style = ScreenStyleLayer.lines(of: screen)
-        if !style.isEmpty { text += "\nstyle:\n" + style.joined(separator: "\n") }
-        if let status = session.exitStatus { text += "\nthe app \(status)" }
-        var files = [
-            HarnessArtifacts.File(name: "recording.cast", contents: Data(session.recording.asciicast().utf8)),
-            HarnessArtifacts.File(name: "screen.txt", contents: Data((text + "\n").utf8)),
-            HarnessArtifacts.File(name: "screen.svg", contents: Data(ScreenSVG.render(screen).utf8)),
-        ]
+        var files = session.failureArtifacts()
         if let bridge = connectedBridge {
             let events = bridge.receivedEvents.map { #"{"seq": \#($0.seq), "name": \#(Self.jsonString($0.name)), "value": \#($0.value.text)}"# }
             files.append(HarnessArtifacts.File(name: "events.json", contents: Data(("[\n" + events.joined(separator: ",\n") + "\n]\n").utf8)))

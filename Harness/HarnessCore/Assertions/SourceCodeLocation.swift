@@ -1,3 +1,5 @@
+import HarnessSystem
+
 /// Where in the test source a step, wait or assertion was written, for pointing failures at it.
 ///
 /// Captured from the call site with default arguments (`#fileID`, `#filePath`, `#line`,
@@ -21,4 +23,9 @@ public struct SourceCodeLocation: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(fileID):\(line):\(column)" }
+
+    /// The same place as a ``SourceSite`` (what errors of modules beneath the core carry).
+    public var site: SourceSite {
+        SourceSite(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+    }
 }

@@ -95,7 +95,7 @@ public struct AppBridge: Sendable {
 
     /// A handle on the app's spy `name`, whose values decode as `T`.
     ///
-    /// ``SpyHandle/waitForCall(timeout:)`` returns calls that arrive after this handle was made.
+    /// ``SpyHandle/waitForCall(timeout:fileID:filePath:line:column:)`` returns calls that arrive after this handle was made.
     public func spy<T: Decodable>(_ name: String, as type: T.Type = T.self) -> SpyHandle<T> {
         SpyHandle(name: name, bridge: self)
     }
@@ -122,13 +122,23 @@ public struct AppBridge: Sendable {
     ///
     /// Each filter (each name, and "any") has its own cursor: successive calls return
     /// successive events, starting from the first event the app published.
-    public func nextEvents(_ count: Int, named name: String? = nil, timeout: Duration? = nil) async throws -> [BridgeEvent] {
-        try await client.nextEvents(count, named: name, timeout: timeout ?? defaultTimeout)
+    public func nextEvents(
+        _ count: Int, named name: String? = nil, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> [BridgeEvent] {
+        do {
+            return try await client.nextEvents(count, named: name, timeout: timeout ?? defaultTimeout)
+        } catch let error as BridgeError {
+            throw error.at(SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        }
     }
 
     /// Waits for the next event (named `name`, or any).
-    public func nextEvent(named name: String? = nil, timeout: Duration? = nil) async throws -> BridgeEvent {
-        try await nextEvents(1, named: name, timeout: timeout)[0]
+    public func nextEvent(
+        named name: String? = nil, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> BridgeEvent {
+        try await nextEvents(1, named: name, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)[0]
     }
 
     static func encode<P: Encodable>(_ params: P) throws(BridgeError) -> RawJSON {

@@ -5,7 +5,7 @@ import HarnessSystem
 extension BridgeError: WaitTimeoutCarrying {
     /// The payload of ``neverConnected(timeout:diagnostics:)``, ``notReady(timeout:diagnostics:)``,
     /// ``callTimedOut(name:timeout:diagnostics:)`` and
-    /// ``waitTimedOut(what:timeout:received:diagnostics:)``; nil for every other case.
+    /// ``waitTimedOut(what:timeout:received:diagnostics:location:)``; nil for every other case.
     /// `lastSeen` is what arrived (for a spy or event wait) or the diagnostics (the app's
     /// screen, for a `TerminalApp`), shortened.
     public var waitTimeout: WaitTimeout? {
@@ -16,7 +16,7 @@ extension BridgeError: WaitTimeoutCarrying {
             WaitTimeout(awaited: "the app to say ready on the bridge", timeout: timeout, lastSeen: Self.short(diagnostics))
         case .callTimedOut(let name, let timeout, let diagnostics):
             WaitTimeout(awaited: "the reply to bridge call '\(name)'", timeout: timeout, lastSeen: Self.short(diagnostics))
-        case .waitTimedOut(let what, let timeout, let received, _):
+        case .waitTimedOut(let what, let timeout, let received, _, _):
             WaitTimeout(awaited: what, timeout: timeout, lastSeen: Self.short(received))
         case .setupFailed, .authenticationFailed, .versionMismatch, .appExited, .connectionLost, .protocolError,
             .unknownName, .remoteError, .undecodable, .unencodable, .closed, .notLaunched:

@@ -1,3 +1,4 @@
+import HarnessSystem
 import HarnessWire
 
 /// Everything that can go wrong on the test side of the bridge.
@@ -5,7 +6,7 @@ import HarnessWire
 /// Cases that a test would want to debug carry `diagnostics`: whatever the
 /// listener's diagnostics closure returned when the error happened (the lead
 /// wires it to the app's last screen and exit status).
-public enum BridgeError: Error, Sendable, CustomStringConvertible {
+public enum BridgeError: Error, Sendable, CustomStringConvertible, SourceLocatedError {
     /// The private directory or the listening socket could not be created.
     case setupFailed(String)
     /// No app connected to the bridge within the timeout.
@@ -25,7 +26,8 @@ public enum BridgeError: Error, Sendable, CustomStringConvertible {
     /// A call got no reply within the timeout.
     case callTimedOut(name: String, timeout: Duration, diagnostics: String?)
     /// A wait for events or spy calls timed out; `received` says what did arrive.
-    case waitTimedOut(what: String, timeout: Duration, received: String, diagnostics: String?)
+    case waitTimedOut(what: String, timeout: Duration, received: String, diagnostics: String?,
+                      location: SourceCodeLocation? = nil)
     /// The app exposes nothing called `name`; `available` lists what it does expose.
     case unknownName(String, available: [String])
     /// The app's probe or handler failed (code from the protocol, message from the app).
@@ -39,8 +41,27 @@ public enum BridgeError: Error, Sendable, CustomStringConvertible {
     /// The app was launched without a bridge (`launchProtocol` is not `.bridge`).
     case notLaunched(launchProtocol: String)
 
-    /// A readable explanation, with diagnostics appended when present.
+    /// A readable explanation, with diagnostics appended when present, after the place the
+    /// wait was written when known (`Tests/LoginTests.swift:42: timed out ...`).
     public var description: String {
+        guard case .waitTimedOut(_, _, _, _, let location?) = self else { return failureMessage }
+        return "\(location.fileID):\(location.line): " + failureMessage
+    }
+
+    /// Where the wait was written, when known (the test framework glue records the failure there).
+    public var failureSite: SourceSite? {
+        guard case .waitTimedOut(_, _, _, _, let location) = self else { return nil }
+        return location?.site
+    }
+
+    /// This error with the place the wait was written, when it is a wait's error without one.
+    func at(_ location: SourceCodeLocation) -> BridgeError {
+        guard case .waitTimedOut(let what, let timeout, let received, let diagnostics, nil) = self else { return self }
+        return .waitTimedOut(what: what, timeout: timeout, received: received, diagnostics: diagnostics, location: location)
+    }
+
+    /// The explanation without the place the wait was written.
+    public var failureMessage: String {
         switch self {
         case .setupFailed(let reason):
             return "cannot set up the bridge: \(reason)"
@@ -60,7 +81,7 @@ public enum BridgeError: Error, Sendable, CustomStringConvertible {
             return "the bridge connection was dropped: \(error)" + Self.format(diagnostics)
         case .callTimedOut(let name, let timeout, let diagnostics):
             return "bridge call '\(name)' got no reply within \(timeout)" + Self.format(diagnostics)
-        case .waitTimedOut(let what, let timeout, let received, let diagnostics):
+        case .waitTimedOut(let what, let timeout, let received, let diagnostics, _):
             return "timed out after \(timeout) waiting for \(what); received: \(received)" + Self.format(diagnostics)
         case .unknownName(let name, let available):
             return "the app exposes nothing named '\(name)'; available: "

@@ -34,7 +34,7 @@ public final class BridgeListener: Sendable {
     /// - Parameters:
     ///   - options: the other launch options (network, storage, clock, initial state, values).
     ///   - maxFrameSize: the largest frame accepted from the app.
-    ///   - eventLimit: the most bytes of events kept for ``AppBridge/nextEvent(named:timeout:)``
+    ///   - eventLimit: the most bytes of events kept for ``AppBridge/nextEvent(named:timeout:fileID:filePath:line:column:)``
     ///     and the report (``OutputLimit``): past it the oldest are dropped, and a wait whose
     ///     place is among them goes on from the oldest kept.
     ///   - exitGrace: after the connection drops, how long to wait for ``appExited(_:)`` before

@@ -45,22 +45,35 @@ public final class SpyHandle<T: Decodable>: Sendable {
 
     /// Waits for the next call this handle has not returned yet, counting from the
     /// calls that had reached the harness when the handle was made.
-    public func waitForCall(timeout: Duration? = nil) async throws -> T {
+    public func waitForCall(
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> T {
         let index = cursor.withLock { cursor in
             defer { cursor += 1 }
             return cursor
         }
-        return try await value(at: index, timeout: timeout ?? bridge.defaultTimeout)
+        return try await value(at: index, timeout: timeout ?? bridge.defaultTimeout,
+                               location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Waits for the `number`-th call ever recorded (1-based); returns at once if it already arrived.
-    public func waitForCall(number: Int, timeout: Duration? = nil) async throws -> T {
+    public func waitForCall(
+        number: Int, timeout: Duration? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws -> T {
         precondition(number >= 1, "call numbers start at 1")
-        return try await value(at: number - 1, timeout: timeout ?? bridge.defaultTimeout)
+        return try await value(at: number - 1, timeout: timeout ?? bridge.defaultTimeout,
+                               location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    private func value(at index: Int, timeout: Duration) async throws -> T {
-        let raw = try await bridge.client.waitForRecord(spy: name, index: index, timeout: timeout)
+    private func value(at index: Int, timeout: Duration, location: SourceCodeLocation) async throws -> T {
+        let raw: RawJSON
+        do {
+            raw = try await bridge.client.waitForRecord(spy: name, index: index, timeout: timeout)
+        } catch let error as BridgeError {
+            throw error.at(location)
+        }
         return try BridgeDecoding.decode(raw, as: T.self)
     }
 

@@ -1,5 +1,5 @@
 /// The terminal window gaining or losing the keyboard focus, which a program that enabled focus
-/// reporting (DECSET 1004) is told as `CSI I` or `CSI O` (``TerminalDriving/focus(_:)``).
+/// reporting (DECSET 1004) is told as `CSI I` or `CSI O` (``TerminalDriving/focus(_:fileID:line:)``).
 public enum FocusChange: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The window gained the focus: `CSI I`.
     case `in`

@@ -9,9 +9,9 @@ extension TerminalDriving {
     /// try session.focus(.out)
     /// try await session.waitFor(text: "paused")
     /// ```
-    public func focus(_ change: FocusChange) throws {
+    public func focus(_ change: FocusChange, fileID: StaticString = #fileID, line: UInt = #line) throws {
         guard core.modes.focusReporting else { throw FocusError.reportingOff(change) }
         try core.send(change.bytes)
-        journalInput("focus \(change)")
+        journalInput("focus \(change)", fileID: fileID, line: line)
     }
 }

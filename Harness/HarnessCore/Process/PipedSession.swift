@@ -239,9 +239,9 @@ public final class PipedSession: Sendable {
     /// returns how it ended with everything it wrote.
     ///
     /// Event driven: the event loop resumes the wait when it reaps the program or reads its
-    /// last byte. Throws ``PipedSessionError/timeout(executable:after:standardOutputTail:standardErrorTail:)``
+    /// last byte. Throws ``PipedSessionError/timeout(executable:after:standardOutputTail:standardErrorTail:location:)``
     /// when the program still runs after `timeout` (nil: the configuration's default), or
-    /// ``PipedSessionError/outputStillOpen(executable:status:after:standardOutputTail:standardErrorTail:)``
+    /// ``PipedSessionError/outputStillOpen(executable:status:after:standardOutputTail:standardErrorTail:location:)``
     /// when it exited but a process it started still holds its output open. The program is left
     /// running: ``terminate(grace:)`` (or releasing the session) ends it.
     @discardableResult
@@ -255,8 +255,12 @@ public final class PipedSession: Sendable {
             journalWait(fileID: fileID, line: line, start: start, problem: nil)
             return output
         } catch {
-            journalWait(fileID: fileID, line: line, start: start, problem: "\(error)".split(separator: "\n").first.map(String.init))
-            throw error
+            let located = (error as? PipedSessionError)?.at(
+                SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)) ?? error
+            journalWait(fileID: fileID, line: line, start: start,
+                        problem: (located as? PipedSessionError)?.failureMessage.split(separator: "\n").first.map(String.init)
+                            ?? "\(error)".split(separator: "\n").first.map(String.init))
+            throw located
         }
     }
 

@@ -47,8 +47,8 @@ extension TerminalDriving {
 
     /// Sets the window size (`TIOCSWINSZ`; the kernel sends SIGWINCH to the foreground process
     /// group) and resizes the screen model.
-    public func resize(cols: Int, rows: Int) throws {
+    public func resize(cols: Int, rows: Int, fileID: StaticString = #fileID, line: UInt = #line) throws {
         try core.resize(TerminalSize(cols: cols, rows: rows))
-        journalInput("resize \(cols)x\(rows)")
+        journalInput("resize \(cols)x\(rows)", fileID: fileID, line: line)
     }
 }

@@ -157,4 +157,20 @@ public final class TerminalSession: Sendable {
     private func runTerminateHandlers() {
         for handler in terminateHandlers.withLock({ handlers in defer { handlers = [] }; return handlers }) { handler(self) }
     }
+
+    /// What a failure needs to be understood: the recording as asciicast v2 (`recording.cast`),
+    /// the last screen as framed text with its style layer and the program's exit status
+    /// (`screen.txt`) and as a picture (`screen.svg`).
+    public func failureArtifacts() -> [HarnessArtifacts.File] {
+        let screen = screen
+        var text = screen.framed()
+        let style = ScreenStyleLayer.lines(of: screen)
+        if !style.isEmpty { text += "\nstyle:\n" + style.joined(separator: "\n") }
+        if let status = exitStatus { text += "\nthe app \(status)" }
+        return [
+            HarnessArtifacts.File(name: "recording.cast", contents: Data(recording.asciicast().utf8)),
+            HarnessArtifacts.File(name: "screen.txt", contents: Data((text + "\n").utf8)),
+            HarnessArtifacts.File(name: "screen.svg", contents: Data(ScreenSVG.render(screen).utf8)),
+        ]
+    }
 }

@@ -1,7 +1,7 @@
 import HarnessSystem
 
 /// Everything that can go wrong when launching, driving or waiting on a `TerminalSession`.
-public enum TerminalSessionError: Error, Sendable, CustomStringConvertible {
+public enum TerminalSessionError: Error, Sendable, CustomStringConvertible, SourceLocatedError {
     /// No file exists at the path, or the name was not found in `PATH`. Nothing was spawned.
     case executableNotFound(String)
     /// The file exists but is a directory or lacks execute permission. Nothing was spawned.
@@ -27,8 +27,27 @@ public enum TerminalSessionError: Error, Sendable, CustomStringConvertible {
     case exitedWhileWaiting(waitingFor: String, status: ExitStatus, screen: String, output: String,
                             location: SourceCodeLocation? = nil)
 
-    /// A readable, multi-line explanation including the screen where there is one.
+    /// A readable, multi-line explanation including the screen where there is one, after the
+    /// place the wait was written when known (`Tests/LoginTests.swift:42: Timed out ...`).
     public var description: String {
+        switch self {
+        case .timeout(_, _, _, _, _, let location), .exitedWhileWaiting(_, _, _, _, let location):
+            return Self.prefix(location) + failureMessage
+        default:
+            return failureMessage
+        }
+    }
+
+    /// Where the wait was written, when known (the test framework glue records the failure there).
+    public var failureSite: SourceSite? {
+        switch self {
+        case .timeout(_, _, _, _, _, let location), .exitedWhileWaiting(_, _, _, _, let location): location?.site
+        default: nil
+        }
+    }
+
+    /// The explanation without the place the wait was written.
+    public var failureMessage: String {
         switch self {
         case .executableNotFound(let path):
             return "Executable not found: \(path) (no such file, or not found in PATH)"
@@ -44,18 +63,18 @@ public enum TerminalSessionError: Error, Sendable, CustomStringConvertible {
             return "The terminal session was already terminated"
         case .invalidRegex(let pattern, let reason):
             return "Invalid regular expression \(pattern.debugDescription): \(reason)"
-        case .timeout(let waitingFor, let after, let screen, let lastBytes, let output, let location):
+        case .timeout(let waitingFor, let after, let screen, let lastBytes, let output, _):
             return """
-                \(Self.prefix(location))Timed out after \(Self.format(after)) waiting for \(waitingFor).
+                Timed out after \(Self.format(after)) waiting for \(waitingFor).
                 Screen:
                 \(screen)
                 Output since the last output match:
                 \(output)
                 Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)
                 """
-        case .exitedWhileWaiting(let waitingFor, let status, let screen, let output, let location):
+        case .exitedWhileWaiting(let waitingFor, let status, let screen, let output, _):
             return """
-                \(Self.prefix(location))The program \(status) while waiting for \(waitingFor).
+                The program \(status) while waiting for \(waitingFor).
                 Last screen:
                 \(screen)
                 Output since the last output match:

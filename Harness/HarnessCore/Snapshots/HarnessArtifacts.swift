@@ -63,6 +63,17 @@ public enum HarnessArtifacts {
         return folder
     }
 
+    /// Writes a failed test's `files` to its folder (``folder(forTestFile:function:environment:)``,
+    /// saying where on standard error) and attaches them to the test when `hooks` can, each
+    /// named `<TestFile>.<test>.NAME`.
+    package static func keep(_ files: [File], filePath: String, function: String, hooks: (any TestFrameworkHooks)?) {
+        let folder = folder(forTestFile: filePath, function: function)
+        if let written = try? write(files, to: folder) {
+            FileHandle.standardError.write(Data("harness: the failed test's recording and screen are in \(written.path)\n".utf8))
+        }
+        hooks?.attach(files, prefix: testFileName(filePath) + "." + testName(function))
+    }
+
     /// The folder of one test's failure artifacts: `<artifacts>/<TestFile>/<test>/`, where
     /// `<TestFile>` is `filePath`'s base name and `<test>` is `function` up to its `(`.
     public static func folder(

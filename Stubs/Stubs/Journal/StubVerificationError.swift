@@ -1,5 +1,7 @@
+import HarnessSystem
+
 /// A verification failed: how many requests matched, what was received, and the closest requests.
-public struct StubVerificationError: Error, Sendable, CustomStringConvertible {
+public struct StubVerificationError: Error, Sendable, CustomStringConvertible, SourceLocatedError {
     /// What was verified.
     public let pattern: RequestPattern
     /// The expected count.
@@ -8,6 +10,9 @@ public struct StubVerificationError: Error, Sendable, CustomStringConvertible {
     public let actualCount: Int
     /// Every journaled request at the time.
     public let received: [RecordedRequest]
+    /// Where the `verify` that failed was written, when known (the test framework glue records
+    /// the failure there).
+    public var failureSite: SourceSite?
 
     /// Creates the error.
     public init(pattern: RequestPattern, expected: RequestCount, actualCount: Int, received: [RecordedRequest]) {
@@ -18,7 +23,10 @@ public struct StubVerificationError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The message: expectation, every received request, and a near-miss report.
-    public var description: String {
+    public var description: String { failureMessage }
+
+    /// The message: expectation, every received request, and a near-miss report.
+    public var failureMessage: String {
         var lines = [
             "Expected \(expected) request(s) matching \(pattern), but \(actualCount) matched.",
             "",

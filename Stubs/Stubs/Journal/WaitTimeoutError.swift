@@ -4,7 +4,7 @@ import HarnessSystem
 ///
 /// A timeout carries the package's one timeout payload (``waitTimeout``): the pattern awaited,
 /// the timeout and the last requests journaled; it is nil when the server stopped instead.
-public struct WaitTimeoutError: WaitTimeoutCarrying, Sendable, CustomStringConvertible {
+public struct WaitTimeoutError: WaitTimeoutCarrying, SourceLocatedError, Sendable, CustomStringConvertible {
     /// What was awaited.
     public let pattern: RequestPattern
     /// The timeout.
@@ -13,9 +13,14 @@ public struct WaitTimeoutError: WaitTimeoutCarrying, Sendable, CustomStringConve
     public let received: [RecordedRequest]
     /// True when the server stopped before the timeout.
     public let serverStopped: Bool
+    /// Where the wait was written, when known (the test framework glue records the failure there).
+    public var failureSite: SourceSite?
 
     /// The message, with a near-miss report over the received requests.
-    public var description: String {
+    public var description: String { failureMessage }
+
+    /// The message, with a near-miss report over the received requests.
+    public var failureMessage: String {
         let reason = serverStopped ? "the server stopped" : "no request arrived within \(timeout)"
         let report = StubVerificationError(pattern: pattern, expected: .atLeast(1), actualCount: 0, received: received)
         return "Waiting for a request matching \(pattern) failed: \(reason).\n\n" + report.description

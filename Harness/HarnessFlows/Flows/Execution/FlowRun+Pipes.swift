@@ -29,10 +29,10 @@ extension FlowRun {
         guard let pipedApp else { throw FlowStepFailure("the program is not running (no launch pipes yet)", showsScreen: false) }
         do {
             return try await pipedApp.session.waitForExit(timeout: timeout)
-        } catch PipedSessionError.timeout(_, let after, let standardOutput, let standardError) {
+        } catch PipedSessionError.timeout(_, let after, let standardOutput, let standardError, _) {
             throw FlowStepFailure("the program did not exit within \(FlowDurationParser.format(after))",
                                   details: "\(standardOutput)\n\(standardError)", showsScreen: false)
-        } catch PipedSessionError.outputStillOpen(_, let status, let after, let standardOutput, let standardError) {
+        } catch PipedSessionError.outputStillOpen(_, let status, let after, let standardOutput, let standardError, _) {
             throw FlowStepFailure(
                 "the program \(status), but its output was still open after \(FlowDurationParser.format(after)) "
                     + "(a process it started holds it)",
