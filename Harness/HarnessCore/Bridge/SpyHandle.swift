@@ -30,6 +30,11 @@ public final class SpyHandle<T: Decodable>: Sendable {
         }
     }
 
+    /// How many of the spy's calls the harness has received so far, without asking the app:
+    /// what a wait for a call saw when it timed out (a call to the app could itself time out on
+    /// a loaded machine).
+    package var receivedCount: Int { bridge.client.recordCount(spy: name) }
+
     /// How many values were recorded so far, read from the app (`__spy.count`).
     public var count: Int {
         get async throws {

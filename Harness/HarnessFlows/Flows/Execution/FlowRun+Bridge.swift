@@ -48,8 +48,8 @@ extension FlowRun {
                 _ = try await spy.waitForCall(number: count, timeout: timeout)
             } catch {
                 guard Self.isTimeout(error) else { throw Self.bridgeEnded(error, waitingFor: "the spy's call \(count)") }
-                let actual = (try? await spy.count).map(String.init) ?? "fewer"
-                throw FlowStepFailure("the spy recorded \(actual) call\(actual == "1" ? "" : "s") within "
+                let actual = spy.receivedCount
+                throw FlowStepFailure("the spy recorded \(actual) call\(actual == 1 ? "" : "s") within "
                                       + "\(FlowDurationParser.format(timeout)), expected \(count)", details: "\(error)")
             }
         }
