@@ -50,16 +50,33 @@ package final class BlockingWorker: Sendable {
     }
 
     /// Runs `body` on the worker and returns its result (or error) to the awaiting task.
+    ///
+    /// The result is handed over through a lock, and the continuation only says it is there: a
+    /// continuation resumed before its task suspended passes its value by an atomic inside the
+    /// concurrency runtime, which ThreadSanitizer does not see, so what `body` wrote (a session
+    /// it built) was reported as raced with the task that read it.
     package func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            submit { continuation.resume(with: Result { try body() }) }
+        let handoff = Locked<Result<T, any Error>?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            submit {
+                let result = Result { try body() }
+                handoff.withLock { $0 = result }
+                continuation.resume()
+            }
         }
+        return try handoff.withLock { $0! }.get()
     }
 
     /// ``run(_:)`` for work that cannot fail.
     package func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            submit { continuation.resume(returning: body()) }
+        let handoff = Locked<T?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            submit {
+                let result = body()
+                handoff.withLock { $0 = result }
+                continuation.resume()
+            }
         }
+        return handoff.withLock { $0! }
     }
 }
