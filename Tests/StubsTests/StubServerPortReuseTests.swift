@@ -31,12 +31,18 @@ import HarnessSystem
                             path: "/bin/true", arguments: ["true"], environment: [], workingDirectory: nil,
                             standardInput: null, standardOutput: null, standardError: null)
                         _ = try Posix.waitForTermination(pid)
-                        state.withLock { $0.spawned += 1 }
+                        state.withLockNotifying { $0.spawned += 1 }
                     }
                 } catch {
                     state.withLock { $0.failure = "spawning /bin/true failed: \(error)" }
                 }
             }.start()
+        }
+
+        /// Returns once the thread spawned its first program (or stopped early): the rounds then
+        /// run while it spawns, however late the scheduler started it.
+        func waitUntilSpawning() {
+            state.wait(until: { $0.spawned > 0 || $0.finished })
         }
 
         /// Stops the thread and returns how many programs it spawned and why it stopped early,
@@ -51,6 +57,7 @@ import HarnessSystem
     @Test func thePortCanBeBoundAgainAsSoonAsStopReturnsWhileOtherThreadsSpawn() throws {
         let spawners = [Spawner(), Spawner()]
         for spawner in spawners { spawner.start() }
+        for spawner in spawners { spawner.waitUntilSpawning() }
         var running = true
         defer { if running { for spawner in spawners { _ = spawner.stop() } } }
         var server = try StubServerURLSessionTests.serverBelowTheEphemeralPorts()
