@@ -152,25 +152,11 @@ static void close_descriptors_from(int first, int keep, int max_fd) {
     }
 }
 
-/// What the child does after fork: the program, and either a pty slave (`slave_fd` >= 0) or
-/// the three descriptors that become its standard input, output and error.
-struct spawn_request {
-    const char *path;
-    char *const *argv;
-    char *const *envp;
-    const char *working_directory;
-    int slave_fd;
-    int standard_fds[3];
-    /// The signal the child gets when the thread that spawned it exits (0: none; Linux only).
-    int parent_death_signal;
-    /// The spawning process, to see whether it died before the child asked for that signal.
-    pid_t parent;
-};
 
 // Asks for `request->parent_death_signal` when the spawning thread ends, and exits at once when
 // the parent died before the request took effect (the child was then reparented: getppid()
 // differs), so no program outlives a harness killed during its spawn.
-static void set_parent_death_signal(const struct spawn_request *request, int report_fd) {
+static void set_parent_death_signal(const harness_spawn_request *request, int report_fd) {
 #if defined(__linux__)
     if (request->parent_death_signal == 0) return;
     if (prctl(PR_SET_PDEATHSIG, request->parent_death_signal, 0, 0, 0) != 0) {
@@ -198,12 +184,12 @@ static void reset_signals(void) {
     (void)sigprocmask(SIG_SETMASK, &empty, NULL);
 }
 
-static void run_child(const struct spawn_request *request, int report_fd, int max_fd) {
+static void run_child(const harness_spawn_request *request, int report_fd, int max_fd) {
     const char *path = request->path;
     char *const *argv = request->argv;
     char *const *envp = request->envp;
     const char *working_directory = request->working_directory;
-    int slave_fd = request->slave_fd;
+    int slave_fd = request->terminal_fd;
     reset_signals();
     set_parent_death_signal(request, report_fd);
     if (setsid() < 0) write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_SETSID);
@@ -234,7 +220,7 @@ static void run_child(const struct spawn_request *request, int report_fd, int ma
     write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_EXECVE);
 }
 
-static void run_pipes_child(const struct spawn_request *request, int report_fd, int max_fd) {
+static void run_pipes_child(const harness_spawn_request *request, int report_fd, int max_fd) {
     reset_signals();
     set_parent_death_signal(request, report_fd);
     // A new session: its own process group (killed as a whole at teardown), no terminal.
@@ -315,7 +301,7 @@ void harness_wait_for_spawns_in_flight(void) {
     pthread_mutex_unlock(&in_flight_lock);
 }
 
-static int spawn_registered(const struct spawn_request *request, pid_t *pid, int *failed_step);
+static int spawn_registered(const harness_spawn_request *request, pid_t *pid, int *failed_step);
 
 // Waits until every spawn that began before `ticket` has finished. A child forked by one of
 // them holds a copy of every descriptor this process had at that fork until it executes: among
@@ -331,7 +317,7 @@ static void wait_for_older_spawns(struct spawn_ticket *ticket) {
     pthread_mutex_unlock(&in_flight_lock);
 }
 
-static int spawn(const struct spawn_request *request, pid_t *pid, int *failed_step) {
+static int spawn(const harness_spawn_request *request, pid_t *pid, int *failed_step) {
     struct spawn_ticket ticket;
     enter_spawn(&ticket);
     wait_for_older_spawns(&ticket);
@@ -342,7 +328,7 @@ static int spawn(const struct spawn_request *request, pid_t *pid, int *failed_st
 
 // Returns once the child has executed (its report pipe closed: every other descriptor it had
 // was closed before) or, after a failure, exited and been reaped.
-static int spawn_registered(const struct spawn_request *request, pid_t *pid, int *failed_step) {
+static int spawn_registered(const harness_spawn_request *request, pid_t *pid, int *failed_step) {
     int report[2];
     int saved;
     if (harness_pipe(report, 0) != 0) { *failed_step = HARNESS_SPAWN_STEP_PIPE; return errno; }
@@ -369,7 +355,7 @@ static int spawn_registered(const struct spawn_request *request, pid_t *pid, int
 #endif
     if (child == 0) {
         close(report[0]);
-        if (request->slave_fd >= 0) {
+        if (request->terminal_fd >= 0) {
             run_child(request, report[1], max_fd);
         } else {
             run_pipes_child(request, report[1], max_fd);
@@ -416,35 +402,14 @@ static int spawn_registered(const struct spawn_request *request, pid_t *pid, int
 }
 
 
-int harness_spawn_in_pty(const char *path,
-                         char *const argv[],
-                         char *const envp[],
-                         const char *working_directory,
-                         int slave_fd,
-                         int parent_death_signal,
-                         pid_t *pid,
-                         int *failed_step) {
-    struct spawn_request request = {
-        path, argv, envp, working_directory, slave_fd, { -1, -1, -1 }, parent_death_signal, getpid()
-    };
-    return spawn(&request, pid, failed_step);
-}
-
-int harness_spawn_with_pipes(const char *path,
-                             char *const argv[],
-                             char *const envp[],
-                             const char *working_directory,
-                             int stdin_fd,
-                             int stdout_fd,
-                             int stderr_fd,
-                             int parent_death_signal,
-                             pid_t *pid,
-                             int *failed_step) {
-    if (stdin_fd < 0 || stdout_fd < 0 || stderr_fd < 0) { *failed_step = HARNESS_SPAWN_STEP_DUP2; return EBADF; }
-    struct spawn_request request = {
-        path, argv, envp, working_directory, -1, { stdin_fd, stdout_fd, stderr_fd }, parent_death_signal, getpid()
-    };
-    return spawn(&request, pid, failed_step);
+int harness_spawn(const harness_spawn_request *request, pid_t *pid, int *failed_step) {
+    harness_spawn_request copy = *request;
+    if (copy.terminal_fd < 0 && (copy.standard_fds[0] < 0 || copy.standard_fds[1] < 0 || copy.standard_fds[2] < 0)) {
+        *failed_step = HARNESS_SPAWN_STEP_DUP2;
+        return EBADF;
+    }
+    copy.parent = getpid();
+    return spawn(&copy, pid, failed_step);
 }
 
 // --- descriptors created close-on-exec ---------------------------------------

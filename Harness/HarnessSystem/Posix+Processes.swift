@@ -22,9 +22,10 @@ extension Posix {
         tiedToHarness: Bool = false
     ) throws(SystemError) -> Int32 {
         try spawnTied(tiedToHarness, environment: environment) { environment, deathSignal throws(SystemError) in
-            try spawn(arguments: arguments, environment: environment, workingDirectory: workingDirectory) { argv, envp, cwd, pid, failedStep in
-                harness_spawn_in_pty(path, argv, envp, cwd, slave, deathSignal, pid, failedStep)
-            }
+            try spawn(
+                path: path, arguments: arguments, environment: environment, workingDirectory: workingDirectory,
+                terminal: slave, standardDescriptors: (-1, -1, -1), deathSignal: deathSignal
+            )
         }
     }
 
@@ -36,9 +37,10 @@ extension Posix {
         standardInput: Int32, standardOutput: Int32, standardError: Int32, tiedToHarness: Bool = false
     ) throws(SystemError) -> Int32 {
         try spawnTied(tiedToHarness, environment: environment) { environment, deathSignal throws(SystemError) in
-            try spawn(arguments: arguments, environment: environment, workingDirectory: workingDirectory) { argv, envp, cwd, pid, failedStep in
-                harness_spawn_with_pipes(path, argv, envp, cwd, standardInput, standardOutput, standardError, deathSignal, pid, failedStep)
-            }
+            try spawn(
+                path: path, arguments: arguments, environment: environment, workingDirectory: workingDirectory,
+                terminal: -1, standardDescriptors: (standardInput, standardOutput, standardError), deathSignal: deathSignal
+            )
         }
     }
 
@@ -81,20 +83,25 @@ extension Posix {
         harness_wait_for_spawns_in_flight()
     }
 
-    /// Runs one of the C shim's spawn functions with the arguments, environment and working
-    /// directory as C strings; returns the new pid or throws naming the step that failed.
+    /// Runs the C shim's spawn with the arguments, environment and working directory as C
+    /// strings; returns the new pid or throws naming the step that failed.
     private static func spawn(
-        arguments: [String], environment: [String], workingDirectory: String?,
-        _ call: (
-            _ argv: UnsafePointer<UnsafeMutablePointer<CChar>?>, _ envp: UnsafePointer<UnsafeMutablePointer<CChar>?>,
-            _ cwd: UnsafePointer<CChar>?, _ pid: UnsafeMutablePointer<pid_t>, _ failedStep: UnsafeMutablePointer<Int32>
-        ) -> Int32
+        path: String, arguments: [String], environment: [String], workingDirectory: String?,
+        terminal: Int32, standardDescriptors: (Int32, Int32, Int32), deathSignal: Int32
     ) throws(SystemError) -> Int32 {
         var pid: pid_t = 0
         var failedStep: Int32 = 0
         let result = withCStringArray(arguments) { argv in
             withCStringArray(environment) { envp in
-                withOptionalCString(workingDirectory) { cwd in call(argv, envp, cwd, &pid, &failedStep) }
+                withOptionalCString(workingDirectory) { cwd in
+                    path.withCString { path in
+                        var request = harness_spawn_request(
+                            path: path, argv: argv, envp: envp, working_directory: cwd, terminal_fd: terminal,
+                            standard_fds: standardDescriptors, parent_death_signal: deathSignal, parent: 0
+                        )
+                        return harness_spawn(&request, &pid, &failedStep)
+                    }
+                }
             }
         }
         if result != 0 { throw SystemError(operation: spawnStepName(failedStep), errno: result) }

@@ -148,18 +148,29 @@ extension Posix {
     ) throws(SystemError) -> Result {
         switch family {
         case .ipv4:
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw invalidHost(host) }
-            return withGenericAddress(&address, body)
+            return try withAddress(
+                sockaddr_in(), AF_INET, host: host, port: port, family: \.sin_family, portField: \.sin_port, ip: \.sin_addr, body
+            )
         case .ipv6:
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw invalidHost(host) }
-            return withGenericAddress(&address, body)
+            return try withAddress(
+                sockaddr_in6(), AF_INET6, host: host, port: port, family: \.sin6_family, portField: \.sin6_port, ip: \.sin6_addr, body
+            )
         }
+    }
+
+    /// Fills `empty` (a `sockaddr_in` or `sockaddr_in6`, named by its fields) for `host` and
+    /// `port` and runs `body` with it as a generic socket address.
+    private static func withAddress<Address, IP, Result>(
+        _ empty: Address, _ addressFamily: Int32, host: String, port: UInt16,
+        family: WritableKeyPath<Address, sa_family_t>, portField: WritableKeyPath<Address, in_port_t>,
+        ip: WritableKeyPath<Address, IP>,
+        _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+    ) throws(SystemError) -> Result {
+        var address = empty
+        address[keyPath: family] = sa_family_t(addressFamily)
+        address[keyPath: portField] = port.bigEndian
+        guard inet_pton(addressFamily, host, &address[keyPath: ip]) == 1 else { throw invalidHost(host) }
+        return withGenericAddress(&address, body)
     }
 
     private static func invalidHost(_ host: String) -> SystemError {

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-/// Steps of `harness_spawn_in_pty` in the child, reported with the errno when one fails.
+/// Steps of `harness_spawn` in the child, reported with the errno when one fails.
 typedef enum {
     HARNESS_SPAWN_STEP_NONE = 0,
     HARNESS_SPAWN_STEP_SETSID = 1,
@@ -36,49 +36,36 @@ int harness_open_pty(int *master_fd, int *slave_fd,
                      unsigned short cols, unsigned short rows,
                      const char **failed_operation);
 
-/// Forks a child that becomes a session leader with `slave_fd` as its controlling
-/// terminal and as descriptors 0, 1 and 2, closes every other descriptor, resets
-/// signal mask and dispositions, changes to `working_directory` (when not NULL)
-/// and executes `path` with `argv` and `envp` (both NULL-terminated).
-///
-/// With `parent_death_signal` not 0 (Linux only), the child gets that signal when the thread
-/// that called this exits (PR_SET_PDEATHSIG: so, for a thread that lives as long as the
-/// process, when the process dies, even by SIGKILL); a child whose parent died before that took
-/// effect exits at once.
-///
-/// Only async-signal-safe calls run in the child. An exec failure is reported to
-/// the parent through a close-on-exec pipe carrying the failing step and errno.
-///
-/// Returns 0 and sets `*pid` when the program was executed; otherwise returns the
-/// errno value, sets `*failed_step`, and no child remains (it has been reaped).
-int harness_spawn_in_pty(const char *path,
-                         char *const argv[],
-                         char *const envp[],
-                         const char *working_directory,
-                         int slave_fd,
-                         int parent_death_signal,
-                         pid_t *pid,
-                         int *failed_step);
+/// What `harness_spawn` starts: a program, its arguments and environment (both NULL-terminated),
+/// the folder it starts in (NULL: the caller's), and either a pty slave (`terminal_fd` >= 0) that
+/// becomes its controlling terminal and its descriptors 0, 1 and 2, or (`terminal_fd` < 0) the
+/// three descriptors in `standard_fds` that become its standard input, output and error.
+typedef struct {
+    const char *path;
+    char *const *argv;
+    char *const *envp;
+    const char *working_directory;
+    int terminal_fd;
+    int standard_fds[3];
+    /// With a signal not 0 (Linux only), the child gets that signal when the thread that called
+    /// `harness_spawn` exits (PR_SET_PDEATHSIG: so, for a thread that lives as long as the
+    /// process, when the process dies, even by SIGKILL); a child whose parent died before that
+    /// took effect exits at once.
+    int parent_death_signal;
+    /// Set by `harness_spawn` (the spawning process); the caller's value is ignored.
+    pid_t parent;
+} harness_spawn_request;
 
-/// Forks a child that becomes a session leader (its own session and process group, no
-/// controlling terminal) with `stdin_fd`, `stdout_fd` and `stderr_fd` as its descriptors 0, 1
-/// and 2, closes every other descriptor, resets signal mask and dispositions, changes to
-/// `working_directory` (when not NULL) and executes `path` with `argv` and `envp`.
+/// Forks a child that becomes a session leader (its own session and process group) with the
+/// request's terminal or descriptors, closes every other descriptor, resets signal mask and
+/// dispositions, changes to the working directory (when not NULL) and executes the program.
 ///
-/// Same contract as `harness_spawn_in_pty` (`parent_death_signal` included): only
-/// async-signal-safe calls in the child, an exec
-/// failure reported through a close-on-exec pipe, 0 and `*pid` on success, otherwise the errno
-/// value with `*failed_step` set and no child left.
-int harness_spawn_with_pipes(const char *path,
-                             char *const argv[],
-                             char *const envp[],
-                             const char *working_directory,
-                             int stdin_fd,
-                             int stdout_fd,
-                             int stderr_fd,
-                             int parent_death_signal,
-                             pid_t *pid,
-                             int *failed_step);
+/// Only async-signal-safe calls run in the child. An exec failure is reported to the parent
+/// through a close-on-exec pipe carrying the failing step and errno.
+///
+/// Returns 0 and sets `*pid` when the program was executed; otherwise returns the errno value,
+/// sets `*failed_step`, and no child remains (it has been reaped).
+int harness_spawn(const harness_spawn_request *request, pid_t *pid, int *failed_step);
 
 /// `pipe(2)` with both ends close-on-exec (and non-blocking when `nonblocking` is not 0),
 /// atomically (`pipe2` on Linux; under the descriptor lock on Darwin). Returns 0, or -1 with
