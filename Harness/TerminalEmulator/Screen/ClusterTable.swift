@@ -19,13 +19,17 @@ struct ClusterTable {
     }
 
     /// The text a cell's `content` stands for (" " for a blank).
-    func text(of content: UInt32) -> String {
+    func text(of content: UInt32) -> String { Self.text(of: content, clusters: strings) }
+
+    /// The text a stored cell's `content` stands for, its clusters interned in `clusters`
+    /// (" " for a blank, U+FFFD for what no cluster or scalar stands for).
+    static func text(of content: UInt32, clusters: [String]) -> String {
         if content == 0 { return " " }
         if content & StoredCell.clusterFlag != 0 {
             let index = Int(content & ~StoredCell.clusterFlag)
-            return index < strings.count ? strings[index] : "\u{FFFD}"
+            return index < clusters.count ? clusters[index] : "\u{FFFD}"
         }
-        return String(Character(Unicode.Scalar(content) ?? "\u{FFFD}"))
+        return String(Unicode.Scalar(content) ?? "\u{FFFD}")
     }
 
     mutating func removeAll() {

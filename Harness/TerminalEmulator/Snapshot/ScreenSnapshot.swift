@@ -209,14 +209,7 @@ public struct ScreenSnapshot: Sendable, Equatable {
     }
 
     /// The text a stored cell's content stands for (" " for a blank).
-    func text(of content: UInt32) -> String {
-        if content == 0 { return " " }
-        if content & StoredCell.clusterFlag != 0 {
-            let index = Int(content & ~StoredCell.clusterFlag)
-            return index < clusters.count ? clusters[index] : "\u{FFFD}"
-        }
-        return String(Unicode.Scalar(content) ?? "\u{FFFD}")
-    }
+    func text(of content: UInt32) -> String { ClusterTable.text(of: content, clusters: clusters) }
 
     /// Appends a stored cell's text to `text`; returns how many scalars it added.
     @inline(__always)
