@@ -31,7 +31,7 @@ import Harness
         let fixture = try FlowFixture()
         defer { fixture.remove() }
         let outcome = try await fixture.run(#"""
-            app sh -c "printf '\033[?1049h\033[HFULL SCREEN FRAME'; read x; printf '\033[?1049l'"
+            app sh -c "printf '\e[?1049h\e[HFULL SCREEN FRAME'; read x; printf '\e[?1049l'"
             launch
             expect "FULL SCREEN FRAME"
             press enter

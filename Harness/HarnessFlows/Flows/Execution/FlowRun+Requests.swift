@@ -55,7 +55,8 @@ extension FlowRun {
         let expected = count.map(RequestCount.exactly) ?? .atLeast(1)
         if let failure = server.verificationFailure(pattern, count: expected) {
             let actual = failure.actualCount
-            throw FlowStepFailure("the stub server received \(actual) such request\(actual == 1 ? "" : "s"), expected \(expected)",
+            throw FlowStepFailure("the stub server received \(actual) such request\(actual == 1 ? "" : "s"), "
+                                  + "expected \(count.map(String.init) ?? "at least 1")",
                                   details: failure.failureMessage, showsScreen: false)
         }
     }

@@ -227,7 +227,10 @@ extension FlowRun {
         }
         if let message = verifier.verify(screen, as: strategy) {
             var failure = Self.snapshotFailure(message)
-            if settled { failure.problem += " (the screen had settled: nothing written for \(Self.snapshotSettle))" }
+            if settled {
+                if failure.problem.hasSuffix(".") { failure.problem.removeLast() }
+                failure.problem += " (the screen had settled: nothing written for \(Self.snapshotSettle))"
+            }
             throw failure
         }
     }
