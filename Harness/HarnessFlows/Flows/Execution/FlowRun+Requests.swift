@@ -42,15 +42,25 @@ extension FlowRun {
         try await verifyRequests(pattern, count: expected.count)
     }
 
-    /// Waits for the first request matching `pattern` (unless `count` is 0), then checks that
-    /// the journal holds `count` of them (at least one when nil), failing with Stubs' own
+    /// Waits for the first request matching `pattern` (unless `count` is 0; until the program
+    /// ends at the latest, since an ended program sends nothing more), then checks that the
+    /// journal holds `count` of them (at least one when nil), failing with Stubs' own
     /// verification message: every request received, and the closest ones with how they differ.
     func verifyRequests(_ pattern: RequestPattern, count: Int?) async throws {
         guard let server = stubServer else {
             throw FlowStepFailure("the flow has no stub server", showsScreen: false)
         }
         if count != 0 {
-            _ = try? await server.waitForRequest(matching: pattern, timeout: timeout)
+            let limit = timeout
+            let session = app?.session
+            let piped = pipedApp?.session
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try? await server.waitForRequest(matching: pattern, timeout: limit) }
+                if let session { group.addTask { _ = try? await session.waitForExit(timeout: limit) } }
+                if let piped { group.addTask { _ = try? await piped.waitForExit(timeout: limit) } }
+                await group.next()
+                group.cancelAll()
+            }
         }
         let expected = count.map(RequestCount.exactly) ?? .atLeast(1)
         if let failure = server.verificationFailure(pattern, count: expected) {
