@@ -15,6 +15,10 @@ extension FlowRun {
         let line = first.map { "`\($0.command.keyword.rawValue)` on line \($0.position.line)" } ?? "the flow's bridge lines"
         let advice = "The flow's bridge lines (call, probe, spy, event, given after launch) need a program that links a harness "
             + "host (HarnessHost, or Harness/hosts/python): launch one, or remove them to drive \(executable) as any terminal program."
+        let carried = carrier == .arguments
+            ? " With `carrier arguments` the launch options are flags after the program path, which a program that does not "
+                + "expect them (an interpreter: python3) refuses: the default, `carrier environment`, leaves the command line as written."
+            : ""
         var diagnostics: String?
         let problem: String
         switch error {
@@ -33,6 +37,7 @@ extension FlowRun {
         }
         let hint = "\n" + TerminalApp.launchProtocolHint(carrier)
         let shown = diagnostics.map { $0.hasSuffix(hint) ? String($0.dropLast(hint.count)) : $0 }
-        return FlowStepFailure(problem, details: ([advice] + (shown.map { [$0] } ?? [])).joined(separator: "\n"), showsScreen: false)
+        return FlowStepFailure(problem, details: ([advice + carried] + (shown.map { [$0] } ?? [])).joined(separator: "\n"),
+                               showsScreen: false)
     }
 }
