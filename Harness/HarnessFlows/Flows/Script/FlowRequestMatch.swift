@@ -69,11 +69,12 @@ public enum FlowBodyMatch: Sendable, Hashable {
     /// `body /regex/`: the whole body, read as UTF-8, matches.
     case regex(String)
 
+    /// `body` and the condition, written as a value's (``FlowValueMatch``) but for `json FILE`.
     var words: [String] {
         switch self {
         case .json(let file): ["body", "json", FlowCommand.word(file.written)]
-        case .contains(let text): ["body", "contains", FlowStringLiteral.quote(text)]
-        case .regex(let pattern): ["body", FlowTextPattern.regex(pattern).description]
+        case .contains(let text): ["body"] + FlowValueMatch.contains(text).words
+        case .regex(let pattern): ["body"] + FlowValueMatch.regex(pattern).words
         }
     }
 }
