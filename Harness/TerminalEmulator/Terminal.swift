@@ -121,6 +121,10 @@ public final class Terminal {
         dispatcher.heldFrame ?? dispatcher.screen.snapshot()
     }
 
+    /// The alternate screen as it was when the program last left it (`ESC [ ? 1049 l` and
+    /// the like), nil if it never did: a full-screen program's last frame after it exited.
+    public var lastAlternateScreen: ScreenSnapshot? { dispatcher.screen.lastAlternateFrame }
+
     // MARK: - Synchronized output (mode 2026)
 
     /// Whether the program set synchronized output (`ESC [ ? 2026 h`) and has not reset it:

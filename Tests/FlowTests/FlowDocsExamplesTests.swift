@@ -41,14 +41,24 @@ import Harness
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// An example that says it is a whole bundled flow (`# Tests/Flows/X.flow (the whole flow...`
-    /// on its first line) shows that flow's commands, so the docs cannot drift from what runs.
+    static let root = document.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The bundled file an example says it shows whole (`# Tests/Flows/X.flow (the whole flow...`
+    /// or `# Tests/Flows/X.setup (the whole file...` on its first line), relative to the package.
+    static func wholeBundledFile(shownBy example: String) -> String? {
+        guard let first = example.split(separator: "\n").first, first.hasPrefix("# Tests/Flows/"),
+              first.contains("(the whole flow") || first.contains("(the whole file"),
+              let path = first.dropFirst(2).split(separator: " ").first else { return nil }
+        return String(path)
+    }
+
+    /// An example that says it is a whole bundled flow (or a file flows include) shows its
+    /// commands, so the docs cannot drift from what runs.
     @Test func examplesNamingABundledFlowMirrorIt() throws {
-        let root = Self.document.deletingLastPathComponent().deletingLastPathComponent()
+        let root = Self.root
         var mirrored = 0
         for example in try Self.examples() {
-            guard let first = example.split(separator: "\n").first, first.hasPrefix("# Tests/Flows/"), first.contains("(the whole flow"),
-                  let path = first.dropFirst(2).split(separator: " ").first else { continue }
+            guard let path = Self.wholeBundledFile(shownBy: example) else { continue }
             let file = try String(contentsOf: root.appendingPathComponent(String(path)), encoding: .utf8)
             #expect(Self.commands(example) == Self.commands(file), "docs/FLOWS.md's example of \(path)")
             mirrored += 1
@@ -60,6 +70,18 @@ import Harness
         let examples = try Self.examples()
         #expect(examples.count >= 4)
         for example in examples {
+            // A whole bundled file is the file (mirrored above): loaded where it is, so that its
+            // `include` lines and files resolve; an included file is checked by the flows including it.
+            if let path = Self.wholeBundledFile(shownBy: example) {
+                if path.hasSuffix(".flow") {
+                    do {
+                        _ = try FlowParser.load(path: Self.root.appendingPathComponent(path).path)
+                    } catch {
+                        Issue.record("docs/FLOWS.md's \(path) does not load:\n\(error)")
+                    }
+                }
+                continue
+            }
             let complete = example.split(separator: "\n").contains { $0.hasPrefix("app ") }
             let source = complete ? example : "app x\nlaunch\n" + example
             do {

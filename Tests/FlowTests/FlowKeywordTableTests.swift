@@ -16,7 +16,9 @@ import Harness
         .clock: ["clock 2023-11-14T22:13:20Z"],
         .timeout: ["timeout 1.5s"],
         .stub: ["stub GET /todos 200 json todos.json", #"stub GET /t 500 text "boom" delay 2s"#, "stub GET /slow hang",
-                "stub GET /drop close", "stub GET /todos sequence 500,200 json todos.json"],
+                "stub GET /drop close", "stub GET /todos sequence 500,200 json todos.json",
+                "stub POST /todos body json new.json 201", #"stub GET /todos query page "2" header Accept contains "json" 200"#,
+                "stub POST /log header X-Id /[0-9]+/ body /.*error.*/ 204"],
         .seed: ["seed fixtures/todos.json as todos.json"],
         .launch: ["launch", "launch pipes"],
         .type: [#"type "hello world""#],
@@ -46,6 +48,9 @@ import Harness
         .event: [#"event state sequence idle, "with space", loaded"#],
         .file: ["file todos.json exists", "file todos.json missing", "file data/todos.json equals expected.json"],
         .requests: ["requests GET /todos?page=2 count 2"],
+        .expectRequest: ["expect-request POST /todos body json new.json", #"expect-request POST /todos body contains "Milk" count 1"#,
+                         "expect-request GET /todos header Authorization /Bearer .+/ count 0"],
+        .include: ["include common/setup.inc"],
         .exit: ["exit 3"],
         .kill: ["kill"],
         .call: [#"call state "{\"id\": 1}" equals state.json"#, "call __names", #"call reset equals "0""#],
@@ -105,7 +110,8 @@ import Harness
 
     static var phasedSamples: [(FlowKeyword, String)] {
         FlowKeyword.allCases.compactMap { keyword in
-            guard keyword != .app, keyword != .launch, let line = samples[keyword]?.first else { return nil }
+            // `include` reads its file when parsed: FlowIncludeTests checks where it may be.
+            guard keyword != .app, keyword != .launch, keyword != .include, let line = samples[keyword]?.first else { return nil }
             return (keyword, line)
         }
     }

@@ -82,6 +82,10 @@ public struct AppLaunch: Sendable {
     /// The token is in the environment either way. Inherited protocol variables are removed
     /// from the program's environment in both cases, so it never sees two carriers.
     public var carrier: LaunchCarrier
+    /// Makes the program's own arguments from the launch options' values (``LaunchVariable``
+    /// names: `HARNESS_NETWORK`, `HARNESS_STORAGE`, ...) once they are known, in place of
+    /// ``arguments``: a flow's `app` line expands `${HARNESS_NETWORK}` with it. Nil: ``arguments``.
+    package var argumentsFromLaunchValues: (@Sendable ([String: String]) throws -> [String])?
 
     /// A launch of `executable` with `arguments` at 80x24, passing the launch protocol only what
     /// the test sets (see ``launchProtocol``).
@@ -138,6 +142,15 @@ extension AppLaunch {
     /// else the options' flags (with the bridge, `options` are its listener's).
     func protocolArguments(_ options: LaunchOptions) -> [String] {
         launchProtocol == .none || carrier == .environment ? [] : options.arguments
+    }
+
+    /// The program's own arguments for a launch whose options are `options` (see
+    /// ``argumentsFromLaunchValues``).
+    func programArguments(_ options: LaunchOptions) throws -> [String] {
+        guard let make = argumentsFromLaunchValues else { return arguments }
+        var values = options.environmentCarrier
+        values[LaunchArgument.tokenEnvironmentVariable] = nil
+        return try make(values)
     }
 
     /// The protocol's variables: the token with the arguments carrier, every option with the

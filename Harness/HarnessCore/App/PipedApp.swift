@@ -57,7 +57,7 @@ public final class PipedApp: Sendable {
             let options = launch.launchOptions(storage: sandbox)
             var configuration = PipedSession.Configuration(
                 executable: launch.executable,
-                arguments: launch.protocolArguments(options) + launch.arguments,
+                arguments: launch.protocolArguments(options) + (try launch.programArguments(options)),
                 environment: launch.programEnvironment(adding: launch.protocolVariables(options), for: .pipes),
                 workingDirectory: launch.workingDirectory,
                 standardInput: standardInput,

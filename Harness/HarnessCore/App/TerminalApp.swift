@@ -75,10 +75,17 @@ public final class TerminalApp: Sendable {
                 if ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil { protocolEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
             }
             let environment = launch.programEnvironment(adding: protocolEnvironment, for: .terminal)
+            let programArguments: [String]
+            do {
+                programArguments = try launch.programArguments(listener?.launchOptions ?? options)
+            } catch {
+                listener?.close()
+                throw error
+            }
 
             var launchConfiguration = TerminalSession.Configuration(
                 executable: launch.executable,
-                arguments: protocolArguments + launch.arguments,
+                arguments: protocolArguments + programArguments,
                 environment: environment,
                 workingDirectory: launch.workingDirectory,
                 size: launch.size,
@@ -266,7 +273,7 @@ public final class TerminalApp: Sendable {
     }
 
     /// Why an app may never say ready, and what to change: said whenever it does not.
-    static func launchProtocolHint(_ carrier: LaunchCarrier) -> String {
+    package static func launchProtocolHint(_ carrier: LaunchCarrier) -> String {
         let carried = carrier == .arguments
             ? "its command line starts with --harness-network/--harness-storage/--harness-bridge flags"
             : "its environment holds HARNESS_NETWORK/HARNESS_STORAGE/HARNESS_BRIDGE variables"

@@ -303,7 +303,7 @@ extension SessionCore {
         return state.withLock { state in
             .timeout(
                 waitingFor: waiter.description, after: waiter.timeout ?? .zero,
-                screen: (checked ?? state.snapshot()).framed(), lastBytes: PrintableBytes.escape(state.tail.last(200)),
+                screen: (checked ?? state.snapshot()).framed(), lastBytes: PrintableBytes.escape(PrintableBytes.lastAtBoundary(state.tail.last(456), limit: 200)),
                 output: state.outputTail)
         }
     }

@@ -233,8 +233,21 @@ package struct SnapshotVerifier {
             reference: \(reference.path)
             \(artifacts)
             \(difference)
-            To accept the new snapshot, run the test again with HARNESS_RECORD=failed.
+            To accept the new snapshot: \(acceptCommand(reference: reference))
             """
+    }
+
+    /// The command that accepts this comparison's actual snapshot (what the run report shows
+    /// too): `harness snapshots accept --run ARTIFACTS REFERENCE`, paths relative to the current
+    /// folder when inside it.
+    private func acceptCommand(reference: URL) -> String {
+        let here = FileManager.default.currentDirectoryPath
+        func shown(_ path: String) -> String {
+            let relative = path.hasPrefix(here + "/") ? String(path.dropFirst(here.count + 1)) : path
+            let plain = !relative.isEmpty && relative.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+=:,@".contains($0)) }
+            return plain ? relative : "'" + relative.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        return "harness snapshots accept --run \(shown(artifactsRoot.path)) \(shown(reference.path))"
     }
 
     // MARK: - Helpers

@@ -17,6 +17,7 @@ extension Screen {
     /// restoring the cursor saved on entry when `restoreCursor`.
     mutating func leaveAlternateScreen(clear: Bool, restoreCursor restore: Bool) {
         if activeBuffer == .alternate {
+            lastAlternateFrame = snapshot()
             if clear { grid.fillAll(with: eraseBlank) }
             swap(&grid, &hiddenGrid)
             activeBuffer = .main

@@ -28,6 +28,9 @@ struct Screen {
     var charsets = CharsetState()
     var savedMain: SavedCursor?
     var savedAlternate: SavedCursor?
+    /// The alternate screen as it was when the program last left it (a full-screen program's
+    /// last frame, which the main screen it restores no longer shows).
+    var lastAlternateFrame: ScreenSnapshot?
     var title = ""
     /// The kitty keyboard flags' stacks, one per screen (``Screen+Keyboard``).
     var keyboardStacks = (main: KittyKeyboardStack(), alternate: KittyKeyboardStack())

@@ -12,7 +12,7 @@ public struct NearMiss: Sendable, Hashable, CustomStringConvertible {
 
     /// One line per difference.
     public var description: String {
-        var lines = ["stub \(stubID): \(pattern)"]
+        var lines = [stubID.isGenerated ? "stub \(pattern)" : "stub \(stubID): \(pattern)"]
         if isUsedUp { lines.append("    matches, but its uses are used up") }
         lines += differences.map { "    ✗ \($0)" }
         return lines.joined(separator: "\n")

@@ -17,6 +17,10 @@ public struct StubID: Sendable, Hashable, Codable, CustomStringConvertible, Expr
     /// The identifier text.
     public var description: String { rawValue }
 
+    /// Whether the id is a UUID made by ``unique()`` (which says nothing a reader can use: show
+    /// the stub's route instead).
+    public var isGenerated: Bool { UUID(uuidString: rawValue) != nil }
+
     /// Decodes from a JSON string.
     public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
 

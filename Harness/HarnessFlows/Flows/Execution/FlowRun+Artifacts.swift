@@ -52,7 +52,8 @@ extension FlowRun {
         }
         if recordingOnly { return artifacts }
         if let stubServer {
-            artifacts.journal = write(Self.journalJSON(stubServer.requests), ".journal.json")
+            let routes = Dictionary(stubServer.stubs.map { ($0.id, $0.pattern.description) }, uniquingKeysWith: { first, _ in first })
+            artifacts.journal = write(Self.journalJSON(stubServer.requests, routes: routes), ".journal.json")
         }
         if let events = eventsJSON() {
             artifacts.events = write(events, ".events.json")
@@ -61,7 +62,8 @@ extension FlowRun {
     }
 
     /// The stub journal as a JSON array, one object per request.
-    static func journalJSON(_ requests: [RecordedRequest]) -> Data {
+    /// `routes` gives the route each stub matches, shown beside its id.
+    static func journalJSON(_ requests: [RecordedRequest], routes: [StubID: String] = [:]) -> Data {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let entries: [JSONValue] = requests.map { request in
@@ -72,6 +74,7 @@ extension FlowRun {
                 "headers": .array(request.headers.map { .array([.string($0.name), .string($0.value)]) }),
                 "receivedAt": .string(formatter.string(from: request.receivedAt)),
                 "stub": request.stubID.map { .string($0.description) } ?? .null,
+                "route": request.stubID.flatMap { routes[$0] }.map(JSONValue.string) ?? .null,
             ]
             if let text = request.bodyText {
                 object["body"] = .string(text)

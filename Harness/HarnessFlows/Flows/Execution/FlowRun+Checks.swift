@@ -65,17 +65,6 @@ extension FlowRun {
     /// `requests METHOD PATH count N`: when N is at least 1, first waits (up to the timeout)
     /// for one such request, then compares the journal's count.
     func requestCount(_ method: String, _ path: String, _ count: Int) async throws {
-        guard let server = stubServer else {
-            throw FlowStepFailure("the flow has no stub server", showsScreen: false)
-        }
-        let pattern = Self.pattern(method: method, target: path)
-        if count >= 1 {
-            _ = try? await server.waitForRequest(matching: pattern, timeout: timeout)
-        }
-        if let failure = server.verificationFailure(pattern, count: .exactly(count)) {
-            let actual = server.requests(matching: pattern).count
-            throw FlowStepFailure("the stub server received \(actual) such request\(actual == 1 ? "" : "s"), expected \(count)",
-                                  details: "\(failure)", showsScreen: false)
-        }
+        try await verifyRequests(Self.pattern(method: method, target: path), count: count)
     }
 }

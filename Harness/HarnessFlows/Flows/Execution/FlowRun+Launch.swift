@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessWire
 import Stubs
 
 extension FlowRun {
@@ -9,11 +10,12 @@ extension FlowRun {
         let launch = try prepareLaunch()
         do {
             app = try await TerminalApp.launch(launch)
+        } catch let failure as FlowStepFailure {
+            throw failure
         } catch let error as BridgeError {
             // The program started; its bridge did not come up (it exited, never connected,
             // was refused): say that, not that it could not be launched.
-            throw FlowStepFailure("\(launch.executable) started but its bridge did not become ready", details: "\(error)",
-                                  showsScreen: false)
+            throw bridgeLaunchFailure(error, executable: launch.executable, carrier: launch.carrier)
         } catch {
             throw FlowStepFailure("could not launch \(launch.executable)", details: "\(error)", showsScreen: false)
         }
@@ -30,7 +32,12 @@ extension FlowRun {
         do {
             var app = written
             app.written = try FlowVariables.expand(written.written, environment: variables)
-            for argument in written.arguments { arguments.append(try FlowVariables.expand(argument, environment: variables)) }
+            // The launch values (`${HARNESS_NETWORK}`, `${HARNESS_STORAGE}`...) are known at
+            // launch: checked now with stand-ins, expanded then.
+            let standIns = Dictionary(uniqueKeysWithValues: LaunchVariable.all.map { ($0, "") })
+            for argument in written.arguments {
+                arguments.append(try FlowVariables.expand(argument, environment: variables.merging(standIns) { _, new in new }))
+            }
             executable = try app.resolveExecutable(searchPath: variables["PATH"] ?? "/usr/bin:/bin")
         } catch let error as FlowVariableError {
             throw FlowStepFailure("app: \(error)", showsScreen: false)
@@ -41,6 +48,14 @@ extension FlowRun {
         }
 
         var launch = AppLaunch(executable: executable, arguments: arguments)
+        let writtenArguments = written.arguments
+        launch.argumentsFromLaunchValues = { values in
+            do {
+                return try writtenArguments.map { try FlowVariables.expand($0, environment: variables.merging(values) { _, new in new }) }
+            } catch {
+                throw FlowStepFailure("app: \(error)", showsScreen: false)
+            }
+        }
         launch.launchProtocol = FlowExecutor.launchProtocol(for: script)
         launch.size = script.initialSize
         launch.frozenClock = script.frozenClock
@@ -82,7 +97,8 @@ extension FlowRun {
 
     /// Registers one `stub` line.
     func register(_ stub: FlowStub, on server: StubServer) throws {
-        let id = server.stub(Self.pattern(method: stub.method, target: stub.path), try Self.behaviour(of: stub.response))
+        let id = server.stub(try Self.pattern(method: stub.method, target: stub.path, match: stub.match),
+                             try Self.behaviour(of: stub.response), id: Self.stubID(of: stub))
         trace?.stubAnswers[id] = stub.response
     }
 

@@ -219,14 +219,19 @@ extension FlowRun {
             .flatMap { try? Data(contentsOf: $0) }
             .flatMap { SnapshotDiffing<String>.lines.fromData($0) }
         var screen = session.screen
+        var settled = false
         if let expected, mode != .all {
-            screen = (try? await session.waitFor("the snapshot \(name)", timeout: timeout) { render($0) == expected })
-                ?? session.screen
+            (screen, settled) = await snapshotScreen(session, name: name, expected: expected, render: render)
         } else {
             screen = (try? await session.waitUntilStable(quietFor: .milliseconds(100), timeout: timeout)) ?? session.screen
         }
         if let message = verifier.verify(screen, as: strategy) {
-            throw Self.snapshotFailure(message)
+            var failure = Self.snapshotFailure(message)
+            if settled {
+                if failure.problem.hasSuffix(".") { failure.problem.removeLast() }
+                failure.problem += " (the screen had settled: nothing written for \(Self.snapshotSettle))"
+            }
+            throw failure
         }
     }
 

@@ -165,8 +165,10 @@ final class FlowRun {
         let command = step?.text ?? "flow"
         lines.append("\(command): \(stepFailure.problem)")
         if let details = stepFailure.details, !details.isEmpty { lines.append(details) }
+        lines += unmatchedRequestLines
         if stepFailure.showsScreen, let app {
             lines += Self.screenLines(checked: stepFailure.checkedScreen, now: app.session.screen.framed())
+            lines += Self.lastAlternateScreenLines(of: app.session)
         }
         return FlowFailure(message: lines.joined(separator: "\n"), position: step?.position)
     }
@@ -274,6 +276,10 @@ final class FlowRun {
             try fileEquals(name, file)
         case .requestCount(let method, let path, let count):
             try await requestCount(method, path, count)
+        case .expectRequest(let expected):
+            try await expectRequest(expected)
+        case .include:
+            break  // replaced by the included lines when the flow is parsed
         case .exit(let code):
             if pipedApp != nil { try await pipedExit(code) } else { try await exit(code) }
         case .expectCommand(let within):

@@ -40,7 +40,8 @@ enum FlowOrderChecker {
             case .clock:
                 duplicate("clock", command: keyword.rawValue, subject: "(the frozen clock)", at: step)
             case .stub(let stub):
-                duplicate("stub \(stub.method) \(stub.path)", command: keyword.rawValue, subject: "\(stub.method) \(stub.path)", at: step)
+                let route = ([stub.method, stub.path] + stub.match.words).joined(separator: " ")
+                duplicate("stub \(route)", command: keyword.rawValue, subject: route, at: step)
             case .seed(_, let name):
                 duplicate("seed \(name)", command: keyword.rawValue, subject: "as \(name)", at: step)
             case .snapshot(let name, _), .snapshotTranscript(let name):

@@ -51,6 +51,12 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidNumber(String, expected: String)
         /// Not an upper-case HTTP method.
         case invalidMethod(String)
+        /// An `include` that cannot be followed: `reason` says why (outside the flow's folder,
+        /// not found, a line that is not a setup line).
+        case invalidInclude(written: String, reason: String)
+        /// An `include` that leads back to a file that is already being included: the chain of
+        /// files, from the first to the repeated one.
+        case includeCycle([String])
         /// A stub path that does not start with `/`.
         case invalidRequestPath(String)
         /// A name (variable, snapshot, sandbox file, spy, event) that is not allowed.
@@ -131,6 +137,10 @@ public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertibl
             return "invalid number \"\(text)\" (expected \(expected))"
         case .invalidMethod(let text):
             return "invalid HTTP method \"\(text)\" (write it in upper case, e.g. GET, POST)"
+        case .invalidInclude(let written, let reason):
+            return "include \"\(written)\": \(reason)"
+        case .includeCycle(let chain):
+            return "include cycle: " + chain.joined(separator: " → ")
         case .invalidRequestPath(let text):
             return "invalid request path \"\(text)\" (it must start with /)"
         case .invalidName(let text, let reason):

@@ -96,6 +96,7 @@ extension FlowParser.LineParser {
     func stub() throws(FlowParseError) -> FlowCommand {
         let method = try method()
         let path = try requestPath()
+        let match = try requestMatch()
         let kind = try argument("a status, hang, close or sequence")
         let response: FlowStubResponse
         switch (kind.quoted, kind.text) {
@@ -141,6 +142,6 @@ extension FlowParser.LineParser {
             }
             response = .respond(status: status, body: body, delay: delay)
         }
-        return .stub(FlowStub(method: method, path: path, response: response))
+        return .stub(FlowStub(method: method, path: path, match: match, response: response))
     }
 }

@@ -25,20 +25,18 @@ public enum FlowParser {
     ///   - directory: the flow file's directory, against which relative files are resolved.
     /// - Throws: ``FlowParseErrors`` with every mistake of the file, in line order.
     public static func parse(_ source: String, file: String, directory: String) throws(FlowParseErrors) -> FlowScript {
-        var steps: [FlowStep] = []
+        try parse(source, file: file, directory: directory, path: nil)
+    }
+
+    /// ``parse(_:file:directory:)`` of the file at `path` (absolute; nil for a text not read
+    /// from a file), which an `include` cycle may lead back to.
+    static func parse(_ source: String, file: String, directory: String, path: String?) throws(FlowParseErrors) -> FlowScript {
         var errors: [FlowParseError] = []
         var keywordsWithErrors: Set<FlowKeyword> = []
         let sourceLines = lines(of: source)
-        for (offset, text) in sourceLines.enumerated() {
-            let scanner = FlowLineScanner(text, file: file, line: offset + 1)
-            let parser = LineParser(scanner: scanner, directory: directory)
-            do {
-                if let step = try parser.parseLine() { steps.append(step) }
-            } catch {
-                errors.append(error)
-                if let keyword = parser.keyword { keywordsWithErrors.insert(keyword) }
-            }
-        }
+        let chain = IncludeChain(root: directory, files: path.map { [(Posix.resolvedPath($0) ?? $0, file)] } ?? [])
+        let steps = steps(of: sourceLines, file: file, directory: directory, chain: chain, errors: &errors,
+                          keywordsWithErrors: &keywordsWithErrors)
         let lineCount = max(1, sourceLines.count)
         errors += FlowOrderChecker.check(steps, file: file, lastLine: lineCount, ignoring: keywordsWithErrors)
         errors = errors.enumerated().sorted {
@@ -56,7 +54,7 @@ public enum FlowParser {
         let name = displayName ?? path
         let absolute = path.hasPrefix("/") ? path : FlowPaths.join(FileManager.default.currentDirectoryPath, path)
         let source = try read(absolute, name: name)
-        let script = try parse(source, file: name, directory: FlowPaths.directory(of: absolute))
+        let script = try parse(source, file: name, directory: FlowPaths.directory(of: absolute), path: absolute)
         let missing = missingFiles(in: script)
         if !missing.isEmpty { throw FlowParseErrors(missing) }
         return script

@@ -84,6 +84,12 @@ public enum FlowCommand: Sendable, Equatable {
     case fileEquals(name: String, file: FlowFileReference)
     /// `requests METHOD PATH count N`: the stub server received exactly `N` such requests.
     case requestCount(method: String, path: String, count: Int)
+    /// `expect-request METHOD PATH [query|header|body ...] [count N]`: the stub server received
+    /// such a request (waiting up to the timeout for the first), or exactly `N` of them.
+    case expectRequest(FlowRequestExpectation)
+    /// `include FILE`: the setup lines of another file, spliced in where the line is (the
+    /// parser replaces it, so a parsed script never holds one).
+    case include(FlowFileReference)
     /// `exit CODE`: wait for the program to exit with that status.
     case exit(code: Int32)
 
@@ -141,7 +147,8 @@ public enum FlowCommand: Sendable, Equatable {
         case .size(let size): return Line(.size, "\(size)")
         case .clock(let date): return Line(.clock, FlowClock.format(date))
         case .timeout(let duration): return Line(.timeout, FlowDurationParser.format(duration))
-        case .stub(let stub): return Line(.stub, stub.method).word(stub.path).stubResponse(stub.response)
+        case .stub(let stub):
+            return Line(.stub, stub.method).word(stub.path).raw(stub.match.words).naming(stub.match.file).stubResponse(stub.response)
         case .seed(let file, let name): return Line(.seed).file(file).raw("as").word(name)
         case .launch: return Line(.launch)
         case .type(let text): return Line(.type).quoted(text)
@@ -174,6 +181,10 @@ public enum FlowCommand: Sendable, Equatable {
         case .fileMissing(let name): return Line(.file).word(name).raw("missing")
         case .fileEquals(let name, let file): return Line(.file).word(name).raw("equals").file(file)
         case .requestCount(let method, let path, let count): return Line(.requests, method).word(path).raw(["count", "\(count)"])
+        case .expectRequest(let expected):
+            return Line(.expectRequest, expected.method).word(expected.path).raw(expected.match.words).naming(expected.match.file)
+                .raw(expected.count.map { ["count", "\($0)"] } ?? [])
+        case .include(let file): return Line(.include).file(file)
         case .exit(let code): return Line(.exit, "\(code)")
         case .expectCommand(let within): return Line(.expectCommand).raw(within.map { ["within", FlowDurationParser.format($0)] } ?? [])
         case .commandStatus(let status): return Line(.commandStatus, "\(status)")
@@ -211,7 +222,7 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
     case click, doubleClick = "double-click", drag, scroll, hover, focus
     case expect, expectNot = "expect-not", expectGone = "expect-gone", expectOutput = "expect-output"
     case expectOutputNot = "expect-output-not", waitStable = "wait-stable", snapshot, snapshotTranscript = "snapshot-transcript"
-    case spy, event, file, requests, exit, kill
+    case spy, event, file, requests, expectRequest = "expect-request", include, exit, kill
     // What the program reports: shell marks, title, clipboard
     case expectCommand = "expect-command", commandStatus = "command-status", expectTitle = "expect-title"
     case expectClipboard = "expect-clipboard"
@@ -238,9 +249,10 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
             return .init(.anywhere, .custom("DURATION", parse: Line.timeout), "The default limit of the waits that follow.")
         case .stub:
             return .init(.setup, needs: [.launchOptions, .stubServer, .files],
-                         .custom("METHOD PATH STATUS [json FILE|text \"...\"] [delay DURATION]", "METHOD PATH hang",
-                                 "METHOD PATH close", "METHOD PATH sequence S1,S2,... [json FILE]", parse: Line.stub),
-                         "A route of the flow's own stub HTTP server.")
+                         .custom("METHOD PATH [CONDITIONS] STATUS [json FILE|text \"...\"] [delay DURATION]",
+                                 "METHOD PATH [CONDITIONS] hang", "METHOD PATH [CONDITIONS] close",
+                                 "METHOD PATH [CONDITIONS] sequence S1,S2,... [json FILE]", parse: Line.stub),
+                         "A route of the flow's own stub HTTP server, for the requests that meet its conditions.")
         case .seed:
             return .init(.setup, needs: [.launchOptions, .files], .custom("FILE as NAME", parse: Line.seed),
                          "Copies a file into the app's storage sandbox before launch.")
@@ -312,6 +324,14 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
         case .requests:
             return .init(.afterLaunch, needs: [.launchOptions, .stubServer], .custom("METHOD PATH count N", parse: Line.requests),
                          "The stub server received exactly N such requests.")
+        case .expectRequest:
+            return .init(.afterLaunch, needs: [.launchOptions, .stubServer, .files],
+                         .custom("METHOD PATH [query NAME MATCH]... [header NAME MATCH]... [body json FILE|body contains \"...\"|body /regex/] [count N]",
+                                 parse: Line.expectRequest),
+                         "The stub server received such a request (waiting for the first), or exactly N of them.")
+        case .include:
+            return .init(.setup, needs: .files, .custom("FILE", parse: Line.include),
+                         "The setup lines of another file (app, env, size, stub, ...), relative to this one.")
         case .exit:
             return .init(.ending, .custom("CODE", parse: Line.exit), "Waits for the program to exit with that status.")
         case .kill:
@@ -438,6 +458,8 @@ public struct FlowStub: Sendable, Hashable {
     public var method: String
     /// The path, starting with `/` (a query string, if written, is kept).
     public var path: String
+    /// What else a request must have to be answered by this route (query, headers, body).
+    public var match = FlowRequestMatch()
     /// What the route answers.
     public var response: FlowStubResponse
 }

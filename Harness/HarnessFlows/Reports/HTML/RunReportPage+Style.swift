@@ -1,6 +1,10 @@
 import HarnessCore
 import TerminalEmulator
 extension RunReportPage {
+    /// How wide a step's screen thumbnail is drawn, in CSS pixels: 6 per column of an 80-column
+    /// screen, so that its text can be read without enlarging it.
+    static let thumbnailWidth = 480
+
     /// The page's style sheet.
     static let style = """
     :root{--ok:#1a7f37;--bad:#cf222e;--flaky:#bf8700;--skip:#6e7781;--line:#d0d7de;--soft:#f6f8fa;--ink:#1f2328;--dim:#656d76;--accent:#0969da}
@@ -44,7 +48,7 @@ extension RunReportPage {
     code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12.5px}
     .trace{display:grid;grid-template-columns:minmax(0,1fr) 380px;gap:16px;align-items:start}.trace.no-replay{grid-template-columns:minmax(0,1fr)}
     .timeline{table-layout:fixed}.timeline td{padding:3px 6px;font-size:13px;overflow-wrap:anywhere}
-    .timeline col.c-t{width:66px}.timeline col.c-bar{width:110px}.timeline col.c-line{width:52px}.timeline col.c-took{width:64px}.timeline col.c-shot{width:136px}
+    .timeline col.c-t{width:66px}.timeline col.c-bar{width:110px}.timeline col.c-line{width:52px}.timeline col.c-took{width:64px}.timeline col.c-shot{width:\(thumbnailWidth + 16)px}
     .timeline pre{white-space:pre-wrap;word-break:break-all}.failure pre{white-space:pre-wrap;word-break:break-all}.timeline .t{font-variant-numeric:tabular-nums;color:var(--dim);white-space:nowrap}
     .timeline .line{color:var(--dim);font-variant-numeric:tabular-nums;text-align:right}.timeline .kind{font-size:11px;text-transform:uppercase;letter-spacing:.04em}
     .timeline td.bar,.timeline th.bar{position:relative;font-size:11px;text-transform:none}
@@ -58,7 +62,7 @@ extension RunReportPage {
     .timeline tr.message td.bar span{background:#8250df}.timeline tr.message .kind{color:#8250df}
     .timeline tr.current{outline:2px solid var(--accent);outline-offset:-2px}
     .value{color:#444}.http{font-weight:700;font-family:ui-monospace,monospace}.http.s2{color:var(--ok)}.http.s3{color:var(--accent)}.http.s4,.http.s5,.http.sx{color:var(--bad)}
-    .thumb{display:block;width:120px;padding:0;border:1px solid var(--line);border-radius:3px;background:#000;cursor:zoom-in;line-height:0}
+    .thumb{display:block;width:\(thumbnailWidth)px;padding:0;border:1px solid var(--line);border-radius:3px;background:#000;cursor:zoom-in;line-height:0}
     .thumb img,.screen img,.zoom-screen img{width:100%;height:auto;display:block}
     .player{position:sticky;top:150px;border:1px solid var(--line);border-radius:8px;padding:8px;background:var(--soft)}
     .player-head{font-weight:600;margin-bottom:6px}.player .screen{background:#000;border-radius:4px;overflow:hidden;min-height:60px;cursor:zoom-in}
