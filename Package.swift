@@ -127,7 +127,8 @@ let package = Package(
             name: "TodoAcceptanceTests",
             // HarnessHost, TerminalEmulator and TestSupport for the docs' examples
             // (ReadmeExamplesTests, DocsExamplesTests); `harness` runs the README's flow.
-            dependencies: ["Harness", "HarnessHost", "HarnessSystem", "Stubs", "TerminalEmulator", "TestSupport", "TodoCore", "todo", "harness"],
+            dependencies: ["Harness", "HarnessFlows", "HarnessHost", "HarnessSystem", "Stubs", "TerminalEmulator", "TestSupport", "TodoCore", "todo",
+                           "harness"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(

@@ -8,9 +8,12 @@
 #   - a plain `#expect` failure inside `TerminalApp.with` is enough (nothing throws);
 #   - a failure that stops the test (FailureReporter.failAndStop, as a failed step) is
 #     reported once, at its own line;
-#   - a failed wait in TerminalApp.with, TerminalSession.withSession and PipedApp.with is
-#     reported once, at the wait's line (not as a caught error at the test's), and the
-#     session's screen and recording (the piped app's output) are attached and kept;
+#   - a failed wait in TerminalApp.with, TerminalSession.withSession and PipedApp.with, and a
+#     bare one outside any of them, is reported once, at the wait's line (not as a caught error
+#     at the test's), and the session's screen and recording (the piped app's output) are
+#     attached and kept;
+#   - `harness swift-test` on two flows run through FlowCases (one failing) shows two cases in
+#     JUnit and in the report, the failing one with its own timeline;
 #   - without the variable the same tests are skipped and pass.
 #
 #   Scripts/attachments-check.sh [--no-build]
@@ -25,7 +28,7 @@ build=1
 case "${1:-}" in
     --no-build) build=0 ;;
     "") ;;
-    *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
 if [[ $build -eq 1 ]]; then
     swift build --build-tests || exit 2
@@ -36,7 +39,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/attachments"   # swift test refuses an --attachments-path that does not exist
 
 HARNESS_DELIBERATE_FAILURES=1 HARNESS_ARTIFACTS="$work/artifacts" \
-    swift test --skip-build --filter DeliberateFailure --attachments-path "$work/attachments" > "$work/output" 2>&1
+    swift test --skip-build --filter DeliberateFailure --skip aFlowCase --attachments-path "$work/attachments" > "$work/output" 2>&1
 status=$?
 
 problems=()
@@ -79,7 +82,7 @@ grep -q 'the test recorded a failure while the app was open' "$work/artifacts/sw
     || problem "the trace of the test whose #expect failed does not say it failed"
 
 # A failed wait: one issue, at the line marked "the failed wait", and no "Caught error".
-for test in aFailedWait aFailedSessionWait aFailedPipedWait; do
+for test in aFailedWait aFailedSessionWait aFailedPipedWait aFailedBareWait; do
     wait_line=$(grep -n "the failed wait of $test\$" Tests/HarnessTests/DeliberateFailureTests.swift | cut -d: -f1)
     [[ $(grep -c "Test $test() recorded an issue" "$work/output") -eq 1 ]] \
         || problem "$test(): the failed wait was not reported exactly once"
@@ -105,6 +108,30 @@ done
 grep -q 'the app still ran' "$work/artifacts/DeliberateFailureTests/aFailedPipedWait/status.txt" 2>/dev/null \
     || problem "HARNESS_ARTIFACTS holds no DeliberateFailureTests/aFailedPipedWait/status.txt saying the app still ran"
 
+# Two flows through FlowCases under harness swift-test: two cases, the failing one with its timeline.
+harness="$(swift build --show-bin-path)/harness"
+HARNESS_DELIBERATE_FAILURES=1 "$harness" swift-test --artifacts "$work/swift-test" --junit "$work/swift-test.xml" \
+    -- --skip-build --filter 'DeliberateFailureTests/aFlowCase' > "$work/swift-test-output" 2>&1
+[[ $? -eq 1 ]] || problem "harness swift-test of the flow cases did not exit 1 (one flow fails): $(tail -n 3 "$work/swift-test-output")"
+for flow in passes fails; do
+    grep -q "name=\"aFlowCase(_:) \[DeliberateFlows/$flow.flow\]\"" "$work/swift-test.xml" 2>/dev/null \
+        || problem "harness swift-test's JUnit has no case for DeliberateFlows/$flow.flow"
+done
+[[ $(grep -c '<testcase ' "$work/swift-test.xml" 2>/dev/null) -eq 2 ]] || problem "harness swift-test's JUnit does not hold exactly two cases"
+grep -q 'type="TestFailure"' "$work/swift-test.xml" 2>/dev/null || problem "harness swift-test's JUnit failure is not a TestFailure"
+python3 - "$work/swift-test/results.json" <<'PYTHON' || problem "harness swift-test's report does not show the two flow cases, the failing one with its timeline"
+import json, sys
+report = json.load(open(sys.argv[1]))
+flows = {flow["path"].rsplit("[", 1)[-1]: flow for flow in report["flows"]}
+assert sorted(flows) == ["DeliberateFlows/fails.flow]", "DeliberateFlows/passes.flow]"], flows.keys()
+failed = flows["DeliberateFlows/fails.flow]"]
+assert failed["status"] == "failed" and flows["DeliberateFlows/passes.flow]"]["status"] == "passed"
+steps = failed["attempts"][-1]["trace"]["steps"]
+assert any(step["result"] == "failed" and "never printed" in step["text"] for step in steps), steps
+assert report["caseKind"] == "tests" and report["title"] == "Swift tests"
+PYTHON
+grep -q '<h2>Tests</h2>' "$work/swift-test/index.html" 2>/dev/null || problem "harness swift-test's report page does not say Tests"
+
 if ! env -u HARNESS_DELIBERATE_FAILURES swift test --skip-build --filter DeliberateFailure > "$work/skipped" 2>&1; then
     problem "without HARNESS_DELIBERATE_FAILURES the deliberate tests did not pass (skipped):"
     cat "$work/skipped" >&2
@@ -117,4 +144,4 @@ if [[ ${#problems[@]} -gt 0 ]]; then
     echo "--- attachments: $(ls "$work/attachments" | tr '\n' ' ')" >&2
     exit 1
 fi
-echo "attachments-check: a failing test's screen, SVG and recording are attached and kept; a stopped test's failure and a failed wait are reported once, at their own line"
+echo "attachments-check: a failing test's screen, SVG and recording are attached and kept; a stopped test's failure and a failed wait (in a scope or bare) are reported once, at their own line; harness swift-test shows each flow case with its timeline"

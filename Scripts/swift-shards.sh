@@ -63,7 +63,8 @@ step whole "$harness" merge-reports "$out/whole" "$out/swift-all" "$out/flows-al
 whole_seconds=$((SECONDS - seconds))
 
 listed=$(swift test list --skip-build 2> /dev/null | grep -cE "$suite" || true)
-ran=$(grep -c 'file="TodoAcceptanceTests\.TodoAcceptanceTests/' "$out/sharded/junit.xml" || true)
+# A parameterized test's cases are cases of their own (`test(_:) [ARGUMENTS]`): count their tests.
+ran=$({ grep -o 'file="TodoAcceptanceTests\.TodoAcceptanceTests/[^"]*"' "$out/sharded/junit.xml" || true; } | sed 's/ \[.*"$/"/' | sort -u | wc -l)
 echo "Sharded ${sharded_seconds}s: $(summary sharded)"
 echo "Unsharded ${whole_seconds}s: $(summary whole)"
 echo "Swift tests listed: $listed, in the merged shards: $ran"

@@ -92,11 +92,22 @@ public enum FailureReporter {
     /// The front ends' scopes (`TerminalApp.with`, `TerminalSession.withSession`, `PipedApp.with`)
     /// end with it, so that a failed wait in their body is reported at the wait.
     public static func rethrowAtItsLine(_ error: any Error) async throws -> Never {
+        throw await recordedAtItsLine(error) ?? error
+    }
+
+    /// Records `error` at the line of the call that failed, as ``rethrowAtItsLine(_:)`` does,
+    /// and returns the error to throw instead; nil when it is not recorded (no Swift Testing
+    /// test runs, a ``withFailureHandler(_:operation:)`` handler is set, or the error knows no line).
+    static func recordedAtItsLine(_ error: any Error) async -> (any Error)? {
         guard TaskOverride.current == nil, let test = Test.current,
               let located = error as? any SourceLocatedError, let site = located.failureSite
-        else { throw error }
+        else { return nil }
         let sourceLocation = SourceLocation(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
-        try await failAndStop(located.failureMessage, at: sourceLocation, test: test, throwing: error)
+        do {
+            try await failAndStop(located.failureMessage, at: sourceLocation, test: test, throwing: error)
+        } catch {
+            return error
+        }
     }
 
     private static func sourceLocation(_ location: SourceCodeLocation) -> SourceLocation {

@@ -61,7 +61,9 @@ public enum FlowCases {
         let outcome = await FlowExecutor(options: options).run(script, flow: flow)
         if let artifacts, let traces {
             // The trace `harness run --artifacts` would keep, for `harness merge-reports`.
-            StepEngine.writeReport(of: flow, outcome: outcome, duration: ContinuousClock.now - started, traces: traces, in: artifacts)
+            let named = traced(flow, traces)
+            StepEngine.writeReport(of: named.flow, outcome: outcome, duration: ContinuousClock.now - started, traces: named.traces,
+                                   in: artifacts)
         }
         switch outcome {
         case .passed:

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessFlows
+import HarnessSystem
 import Testing
 
 /// A Swift Testing trait that makes the steps of a test (or of every test of a suite) leave
@@ -25,7 +26,10 @@ public struct HarnessTraceTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         do {
-            try await HarnessTrace.$folder.withValue(folder) { try await function() }
+            // The trait reports the failed waits in its scope, below.
+            try await HarnessTrace.$folder.withValue(folder) {
+                try await CallSiteFailures.$areReportedAbove.withValue(true) { try await function() }
+            }
         } catch {
             // A wait or `verify` that failed outside any `with` is still reported at its line.
             try await FailureReporter.rethrowAtItsLine(error)

@@ -122,11 +122,16 @@ struct RunningTestHooks: TestFrameworkHooks {
         box.withLock { $0 = outcome }
     }
 
-    /// Runs `body` on `isolation` and returns how it ended.
+    /// Runs `body` on `isolation` and returns how it ended; the scope reports the failed waits
+    /// in it (``CallSiteFailures``), so that the body may still catch them.
     private static func outcome<R>(
         of body: () async throws -> R,
         isolation: isolated (any Actor)?
     ) async -> Result<R, any Error> {
-        do { return .success(try await body()) } catch { return .failure(error) }
+        do {
+            return .success(try await CallSiteFailures.$areReportedAbove.withValue(true, operation: body, isolation: isolation))
+        } catch {
+            return .failure(error)
+        }
     }
 }

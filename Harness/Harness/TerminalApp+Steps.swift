@@ -54,11 +54,16 @@ enum AppStepRunner {
     /// The test's name in reports, as `harness swift-test` names it: `Module.Suite/test()` under
     /// Swift Testing, `<TestFile>/<test>` otherwise.
     static func reportName(_ test: SnapshotPlace) -> String {
-        if let id = Test.current?.id, !id.nameComponents.isEmpty {
-            return "\(id.moduleName)." + id.nameComponents.joined(separator: "/")
-        }
+        if let name = runningTestName { return name }
         let file = URL(fileURLWithPath: test.filePath).deletingPathExtension().lastPathComponent
         return "\(file)/\(test.function)"
+    }
+
+    /// The running Swift Testing test as `swift test list` names it (`Module.Suite/test()`); nil
+    /// outside one.
+    static var runningTestName: String? {
+        guard let id = Test.current?.id, !id.nameComponents.isEmpty else { return nil }
+        return "\(id.moduleName)." + id.nameComponents.joined(separator: "/")
     }
 
     static func run(

@@ -30,7 +30,7 @@ enum MergeReportsCommand: Command {
     static let options: [CommandOption] = [
         CommandOption(name: "junit", value: "FILE", summary: "the merged JUnit report (default: OUT/junit.xml)"),
         CommandOption(name: "history", value: "DIR", summary: "adds the whole run to a history folder"),
-        CommandOption(name: "title", value: "TEXT", summary: "the report's title (default: Flow run)"),
+        CommandOption(name: "title", value: "TEXT", summary: "the report's title (default: Swift tests when every shard ran Swift tests, else Flow run)"),
         CommandOption(name: "allow-partial", value: nil,
                       summary: "writes the report even when shards or flows are missing, marked incomplete (exit status 1)"),
     ]
@@ -72,7 +72,10 @@ enum MergeReportsCommand: Command {
                 if plan == nil { unreadable.append(input) } else { found.append((input, nil, plan)) }
             }
         }
-        let check = RunCompleteness(found.map { .init(folder: names[$0.input] ?? $0.input, plan: $0.plan, ran: $0.report?.flows.map(\.path)) })
+        // A case of a parameterized Swift test ran as part of its test, the name the plan holds.
+        let check = RunCompleteness(found.map { part in
+            .init(folder: names[part.input] ?? part.input, plan: part.plan, ran: part.report?.flows.map { $0.parentTest ?? $0.path })
+        })
         for folder in check.unchecked {
             HarnessCLI.printError("harness merge-reports: \(folder) holds no \(FlowRunPlan.fileName) (not written by harness run "
                                   + "or swift-test --artifacts, or by an older harness): merged without a completeness check")
@@ -112,7 +115,9 @@ enum MergeReportsCommand: Command {
             parts.append((kept.report, unique))
         }
         guard !parts.isEmpty else { throw CommandError.failure("no shard folder holds a results.json") }
-        var report = RunReport.merged(parts, title: parsed.value("title") ?? "Flow run")
+        var report = RunReport.merged(parts, title: "")
+        let tests = report.caseKind == .tests
+        report.title = parsed.value("title") ?? (tests ? "Swift tests" : "Flow run")
         if !check.isComplete { report.incomplete = check.problems }
         let results = report.results
         if let directory = parsed.value("history") {
@@ -127,7 +132,10 @@ enum MergeReportsCommand: Command {
         let junit = parsed.value("junit").map { FlowPaths.join(currentDirectory, $0) } ?? FlowPaths.join(output, "junit.xml")
         do {
             let page = try RunReportWriter.write(report, toFolder: output)
-            var junitReport = JUnitReport(results: results, timestamp: report.startedAt ?? Date())
+            var junitReport = tests
+                ? JUnitReport(results: results, suiteName: SwiftTestSuite.junitSuiteName, failureType: SwiftTestSuite.junitFailureType,
+                              timestamp: report.startedAt ?? Date())
+                : JUnitReport(results: results, timestamp: report.startedAt ?? Date())
             if !check.isComplete { junitReport = junitReport.markedIncomplete(check.problems) }
             try JUnitWriter.write(junitReport, to: junit)
             let incomplete = check.isComplete ? "" : " (INCOMPLETE: \(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)"

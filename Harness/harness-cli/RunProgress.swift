@@ -54,9 +54,16 @@ final class RunProgress: Sendable {
 
     /// `result`'s flow finished: its line, above the status line.
     func flowFinished(_ result: FlowResult) {
+        finished(result, place: nil)
+    }
+
+    /// `result` finished, the `place`-th of `total` results (a source whose results outnumber
+    /// its names: the cases of a parameterized test).
+    func finished(_ result: FlowResult, place: (number: Int, total: Int)?) {
         update { state in
             state.status.finished(result.path, seconds: result.duration.flowReportSeconds)
-            return FlowProgressReporter.line(for: result, place: state.status.done, total: total) + "\n"
+            let (number, of) = place ?? (state.status.done, total)
+            return FlowProgressReporter.line(for: result, place: number, total: of) + "\n"
         }
     }
 

@@ -55,11 +55,13 @@ extension StubServer {
         matching pattern: RequestPattern = .any, timeout: Duration = .seconds(10),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async throws -> RecordedRequest {
-        do {
-            return try await core.waitForRequest(matching: pattern, timeout: timeout)
-        } catch var error as WaitTimeoutError {
-            error.failureSite = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
-            throw error
+        try await CallSiteFailures.reporting(filePath) {
+            do {
+                return try await core.waitForRequest(matching: pattern, timeout: timeout)
+            } catch var error as WaitTimeoutError {
+                error.failureSite = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+                throw error
+            }
         }
     }
 }

@@ -141,7 +141,7 @@ import Harness
         #expect(try second.decode(as: String.self) == "loaded")
         #expect(try await connected.app.nextEvents(3, named: "other", timeout: mustSucceedTimeout).count == 3)
         await #expect {
-            _ = try await connected.app.nextEvent(named: "state", timeout: .milliseconds(50))
+            _ = try await examiningFailures { try await connected.app.nextEvent(named: "state", timeout: .milliseconds(50)) }
         } throws: { error in
             guard case BridgeError.waitTimedOut(_, _, let received, _, _) = error else { return false }
             return received.contains("loaded")
@@ -161,7 +161,7 @@ import Harness
         ]
         for (line, wait) in waits {
             do {
-                try await wait()
+                try await examiningFailures { try await wait() }
                 Issue.record("the wait at line \(line) did not time out")
             } catch let error as BridgeError {
                 #expect(error.failureSite?.line == line)

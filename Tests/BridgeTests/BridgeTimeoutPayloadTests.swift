@@ -12,7 +12,7 @@ import Harness
     /// The payload of the error `body` throws, caught as `any WaitTimeoutCarrying`.
     static func payload(_ body: () async throws -> Void) async -> WaitTimeout? {
         do {
-            try await body()
+            try await examiningFailures { try await body() }
             Issue.record("no error thrown")
         } catch let error as any WaitTimeoutCarrying {
             #expect(error is BridgeError)

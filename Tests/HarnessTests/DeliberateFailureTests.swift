@@ -65,6 +65,32 @@ extension DeliberateFailureTests {
     }
 }
 
+extension DeliberateFailureTests {
+    /// A failed wait outside any scope (the session launched in the test's body) is reported
+    /// once, at the wait's line, and the error escaping the test adds no "Caught error".
+    @Test func aFailedBareWait() async throws {
+        let session = try TerminalSession.launch(shell("printf 'deliberate screen\\n'", size: TerminalSize(cols: 40, rows: 5)))
+        defer { session.terminate() }
+        try await session.waitFor(text: "a line the program never printed", timeout: .milliseconds(1))  // the failed wait of aFailedBareWait
+    }
+
+    /// Where ``aFlowCase(_:)`` writes its flows (one case at a time: each removes it when done).
+    static let flowFolder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("harness-deliberate-flows-\(ProcessInfo.processInfo.processIdentifier)").path
+
+    /// Two flows run through `FlowCases`, one failing: `harness swift-test` shows each as a case
+    /// of its own, the failing one with its timeline (checked by attachments-check.sh).
+    @Test(.serialized, arguments: ["passes", "fails"].map { FlowFile(path: "\(flowFolder)/\($0).flow", relativePath: "DeliberateFlows/\($0).flow") })
+    func aFlowCase(_ flow: FlowFile) async throws {
+        try FileManager.default.createDirectory(atPath: Self.flowFolder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: Self.flowFolder) }
+        var text = "app /bin/sh -c \"echo deliberate flow; read line\"\nlaunch\nexpect \"deliberate flow\"\n"
+        if flow.name == "fails" { text += "expect \"a line the flow never printed\" within 100ms\n" }
+        try text.write(toFile: flow.path, atomically: true, encoding: .utf8)
+        try await FlowCases.run(flow)
+    }
+}
+
 /// What the deliberately failing tests share.
 enum DeliberateFailures {
     /// The environment variable that lets them run.

@@ -104,6 +104,44 @@ import TestSupport
         }
     }
 
+    /// Outside any scope and trait, a failed wait is recorded at its own line by the wait itself,
+    /// and the error it throws is the one Swift Testing does not record again (no "Caught error"
+    /// at the test's line follows when it escapes the test).
+    @Test func aFailedWaitOutsideAnyScopeIsReportedAtTheWait() async throws {
+        let line = Locked(0)
+        let dropped = try await FailureArtifactsTests.dropping("never-shown") {
+            let session = try TerminalSession.launch(shell(Self.printsAndExits))
+            defer { session.terminate() }
+            var thrown: (any Error)?
+            do {
+                line.withLock { $0 = #line + 1 }
+                try await session.waitFor(text: "never-shown")
+            } catch {
+                thrown = error
+            }
+            #expect(thrown is ExpectationFailedError, "\(String(describing: thrown))")
+        }
+        Self.expectOneIssue(dropped, at: line.withLock { $0 }, saying: "waiting for text \"never-shown\"")
+    }
+
+    /// The same for a piped program's wait.
+    @Test func aFailedPipedWaitOutsideAnyScopeIsReportedAtTheWait() async throws {
+        let line = Locked(0)
+        let dropped = try await FailureArtifactsTests.dropping("to exit (it still runs)") {
+            let session = try PipedSession.launch(PipedSession.Configuration(executable: "/bin/sh", arguments: ["-c", "exec sleep 600"]))
+            defer { session.terminate() }
+            var thrown: (any Error)?
+            do {
+                line.withLock { $0 = #line + 1 }
+                try await session.waitForExit(timeout: .milliseconds(1))
+            } catch {
+                thrown = error
+            }
+            #expect(thrown is ExpectationFailedError, "\(String(describing: thrown))")
+        }
+        Self.expectOneIssue(dropped, at: line.withLock { $0 }, saying: "waiting for /bin/sh to exit")
+    }
+
     /// Direct inputs are journaled at their line, as waits are.
     @Test func inputsAreJournaledAtTheirLine() async throws {
         let session = try TerminalSession.launch(shell("exec cat"))

@@ -253,7 +253,7 @@ import TestSupport
             server.stub(.any, .text("ok"))
             _ = try await fetch(server.url("/todo"))
             do {
-                _ = try await server.waitForRequest(matching: .get("/todos"), timeout: .milliseconds(100))
+                _ = try await examiningFailures { try await server.waitForRequest(matching: .get("/todos"), timeout: .milliseconds(100)) }
                 Issue.record("the wait should time out")
             } catch let error as WaitTimeoutError {
                 #expect(error.description.contains("no request arrived within"))
@@ -266,7 +266,7 @@ import TestSupport
         let server = try StubServer()
         server.stop()
         do {
-            _ = try await server.waitForRequest(matching: .get("/never"), timeout: .seconds(30))
+            _ = try await examiningFailures { try await server.waitForRequest(matching: .get("/never"), timeout: .seconds(30)) }
             Issue.record("the wait should fail")
         } catch let error as WaitTimeoutError {
             #expect(error.serverStopped)

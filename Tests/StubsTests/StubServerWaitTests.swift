@@ -27,7 +27,7 @@ import TestSupport
             let client = try await Self.journal(journaled, on: server)
             defer { client?.close() }
             do {
-                _ = try await server.waitForRequest(matching: .get("/todos"), timeout: .milliseconds(50))
+                _ = try await examiningFailures { try await server.waitForRequest(matching: .get("/todos"), timeout: .milliseconds(50)) }
                 Issue.record("the wait should time out")
             } catch let error as any WaitTimeoutCarrying {
                 #expect(error is WaitTimeoutError)
@@ -75,7 +75,7 @@ import TestSupport
         let server = try StubServer()
         server.stop()
         await #expect(throws: WaitTimeoutError.self) {
-            try await server.waitForRequest(matching: .get("/never"), timeout: mustSucceedTimeout)
+            try await examiningFailures { try await server.waitForRequest(matching: .get("/never"), timeout: mustSucceedTimeout) }
         }
     }
 

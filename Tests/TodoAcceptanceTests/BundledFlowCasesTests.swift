@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import HarnessFlows
 import TestSupport
 import Testing
 
@@ -55,5 +56,39 @@ import Testing
                 issue.sourceLocation?.filePath == path && issue.sourceLocation?.line == 3
             }
         }
+    }
+
+    /// Where ``eachCaseLeavesItsTraceUnderItsCaseName(_:)`` traces (its trait needs a fixed folder).
+    static let traceFolder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("flow-cases-trace-\(ProcessInfo.processInfo.processIdentifier)").path
+
+    /// The flows of ``eachCaseLeavesItsTraceUnderItsCaseName(_:)``, written by the case that runs each.
+    static let tracedFlows = ["one", "two"].map { FlowFile(path: "\(traceFolder)/\($0).flow", relativePath: "Flows/\($0).flow") }
+
+    /// Each flow of a parameterized test leaves its trace named after its own case, the name
+    /// `harness swift-test` gives the case's result, so that the report shows each case's timeline.
+    /// (One case at a time: each removes the folder when it is done.)
+    @Test(.harnessTrace(traceFolder), .serialized, arguments: tracedFlows)
+    func eachCaseLeavesItsTraceUnderItsCaseName(_ flow: FlowFile) async throws {
+        try FileManager.default.createDirectory(atPath: Self.traceFolder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: Self.traceFolder) }
+        try "app /bin/sh -c \"echo ready-\(flow.name); read line\"\nlaunch\nexpect \"ready-\(flow.name)\"\n"
+            .write(toFile: flow.path, atomically: true, encoding: .utf8)
+        try await FlowCases.run(flow)
+        let name = SwiftTestCaseName.name(test: "TodoAcceptanceTests.BundledFlowCasesTests/eachCaseLeavesItsTraceUnderItsCaseName(_:)",
+                                          arguments: flow.relativePath)
+        let folder = Self.traceFolder + "/" + StepEngine.swiftReportsFolder
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var mine: [(file: String, report: RunReport)] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".json") {
+            let data = try #require(FileManager.default.contents(atPath: folder + "/" + file))
+            let report = try decoder.decode(RunReport.self, from: data)
+            if report.flows.contains(where: { $0.path.contains(flow.relativePath) }) { mine.append((file, report)) }
+        }
+        #expect(mine.count == 1)
+        let report = try #require(mine.first?.report)
+        #expect(report.flows.map(\.path) == [name])
+        #expect(report.flows.first?.attempts.last?.trace?.steps.contains { $0.text.contains("ready-\(flow.name)") } == true)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSystem
 import HarnessWire
 
 /// The test's handle on a connected, ready app: typed calls, probes, spies and events.
@@ -126,10 +127,12 @@ public struct AppBridge: Sendable {
         _ count: Int, named name: String? = nil, timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> [BridgeEvent] {
-        do {
-            return try await client.nextEvents(count, named: name, timeout: timeout ?? defaultTimeout)
-        } catch let error as BridgeError {
-            throw error.at(SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        try await CallSiteFailures.reporting("\(filePath)") {
+            do {
+                return try await client.nextEvents(count, named: name, timeout: timeout ?? defaultTimeout)
+            } catch let error as BridgeError {
+                throw error.at(SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            }
         }
     }
 

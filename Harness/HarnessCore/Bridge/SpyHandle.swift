@@ -73,11 +73,12 @@ public final class SpyHandle<T: Decodable>: Sendable {
     }
 
     private func value(at index: Int, timeout: Duration, location: SourceCodeLocation) async throws -> T {
-        let raw: RawJSON
-        do {
-            raw = try await bridge.client.waitForRecord(spy: name, index: index, timeout: timeout)
-        } catch let error as BridgeError {
-            throw error.at(location)
+        let raw = try await CallSiteFailures.reporting("\(location.filePath)") {
+            do {
+                return try await bridge.client.waitForRecord(spy: name, index: index, timeout: timeout)
+            } catch let error as BridgeError {
+                throw error.at(location)
+            }
         }
         return try BridgeDecoding.decode(raw, as: T.self)
     }

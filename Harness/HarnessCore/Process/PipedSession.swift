@@ -250,17 +250,19 @@ public final class PipedSession: Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> Output {
         let start = Date()
-        do {
-            let output = try await core.wait(timeout: timeout ?? core.defaultTimeout)
-            journalWait(fileID: fileID, line: line, start: start, problem: nil)
-            return output
-        } catch {
-            let located = (error as? PipedSessionError)?.at(
-                SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)) ?? error
-            journalWait(fileID: fileID, line: line, start: start,
-                        problem: (located as? PipedSessionError)?.failureMessage.split(separator: "\n").first.map(String.init)
-                            ?? "\(error)".split(separator: "\n").first.map(String.init))
-            throw located
+        return try await CallSiteFailures.reporting("\(filePath)") {
+            do {
+                let output = try await core.wait(timeout: timeout ?? core.defaultTimeout)
+                journalWait(fileID: fileID, line: line, start: start, problem: nil)
+                return output
+            } catch {
+                let located = (error as? PipedSessionError)?.at(
+                    SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)) ?? error
+                journalWait(fileID: fileID, line: line, start: start,
+                            problem: (located as? PipedSessionError)?.failureMessage.split(separator: "\n").first.map(String.init)
+                                ?? "\(error)".split(separator: "\n").first.map(String.init))
+                throw located
+            }
         }
     }
 

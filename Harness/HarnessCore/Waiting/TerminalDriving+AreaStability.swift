@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSystem
 import TerminalEmulator
 
 extension TerminalDriving {
@@ -19,19 +20,22 @@ extension TerminalDriving {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: limit)
         let description = "the screen \(area) to be stable for \(TerminalSessionError.format(quietFor))"
-        var seen = screen
-        while true {
-            let window = min(quietFor, clock.now.duration(to: deadline))
-            do {
-                seen = try await waitFor(
-                    description, timeout: max(window, .zero), fileID: fileID, filePath: filePath, line: line, column: column,
-                    where: { [seen] in !$0.showsSame(as: seen, in: area) })
-            } catch TerminalSessionError.timeout(_, _, let screen, let lastBytes, let output, let location) {
-                if window >= quietFor { return self.screen }
-                throw TerminalSessionError.timeout(
-                    waitingFor: description, after: limit, screen: screen, lastBytes: lastBytes, output: output, location: location)
-            } catch TerminalSessionError.exitedWhileWaiting {
-                return self.screen  // the final screen: nothing changes any more
+        // The inner waits time out on purpose: only this wait's own failure is the test's.
+        return try await CallSiteFailures.reporting("\(filePath)") {
+            var seen = screen
+            while true {
+                let window = min(quietFor, clock.now.duration(to: deadline))
+                do {
+                    seen = try await waitFor(
+                        description, timeout: max(window, .zero), fileID: fileID, filePath: filePath, line: line, column: column,
+                        where: { [seen] in !$0.showsSame(as: seen, in: area) })
+                } catch TerminalSessionError.timeout(_, _, let screen, let lastBytes, let output, let location) {
+                    if window >= quietFor { return self.screen }
+                    throw TerminalSessionError.timeout(
+                        waitingFor: description, after: limit, screen: screen, lastBytes: lastBytes, output: output, location: location)
+                } catch TerminalSessionError.exitedWhileWaiting {
+                    return self.screen  // the final screen: nothing changes any more
+                }
             }
         }
     }

@@ -76,21 +76,22 @@ extension TerminalDriving {
         var bounded = query
         bounded.target = query.target.within(timeout ?? core.defaultTimeout)
         let lastMiss = Locked<String?>(nil)
-        let screen: ScreenSnapshot
-        do {
-            screen = try await waitFor(
-                query.description, timeout: timeout,
-                fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column,
-                where: { [bounded] screen in
-                    let verdict = bounded.verdict(on: screen)
-                    if case .matched = verdict { return true }
-                    let explanation = bounded.explanation(of: verdict, on: screen)
-                    lastMiss.withLock { $0 = explanation }
-                    return false
-                })
-        } catch let error as TerminalSessionError {
-            guard let miss = lastMiss.withLock({ $0 }) else { throw error }
-            throw error.waitingFor(query.description + "; instead " + miss)
+        let screen = try await CallSiteFailures.reporting("\(location.filePath)") {
+            do {
+                return try await waitFor(
+                    query.description, timeout: timeout,
+                    fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column,
+                    where: { [bounded] screen in
+                        let verdict = bounded.verdict(on: screen)
+                        if case .matched = verdict { return true }
+                        let explanation = bounded.explanation(of: verdict, on: screen)
+                        lastMiss.withLock { $0 = explanation }
+                        return false
+                    })
+            } catch let error as TerminalSessionError {
+                guard let miss = lastMiss.withLock({ $0 }) else { throw error }
+                throw error.waitingFor(query.description + "; instead " + miss)
+            }
         }
         if case .matched(let match) = query.verdict(on: screen) {
             core.advanceScreenHorizon(to: screen.scrolledOffCount + match.position.row)

@@ -20,7 +20,7 @@ extension TerminalDriving {
     ) async throws -> ScreenSnapshot {
         let scan = ScrolledLineScan(horizon: core.currentScreenHorizon)
         let description = "text \(text.debugDescription)"
-        let screen = try await withScrollbackNearMiss(description, { scrollbackNearMiss(text: text) }) {
+        let screen = try await withScrollbackNearMiss(description, filePath, { scrollbackNearMiss(text: text) }) {
             try await waitFor(
                 description, timeout: timeout,
                 fileID: fileID, filePath: filePath, line: line, column: column,
@@ -45,7 +45,7 @@ extension TerminalDriving {
         let expression = try CompiledRegex(lines: pattern).within(timeout ?? core.defaultTimeout)
         let horizon = core.currentScreenHorizon
         let description = "regex /\(pattern)/"
-        let screen = try await withScrollbackNearMiss(description, { scrollbackNearMiss(regex: pattern) }) {
+        let screen = try await withScrollbackNearMiss(description, filePath, { scrollbackNearMiss(regex: pattern) }) {
             try await waitFor(
                 description, timeout: timeout,
                 fileID: fileID, filePath: filePath, line: line, column: column,
@@ -62,15 +62,18 @@ extension TerminalDriving {
 
     /// Runs a screen wait; when it times out and the scrollback holds what it waited for
     /// (printed before the last match or input, so the wait did not search it), the error says
-    /// where, as a flow's `expect` does.
+    /// where, as a flow's `expect` does. A failure is reported at the wait's line when nothing
+    /// around it reports it (``CallSiteFailures``).
     private func withScrollbackNearMiss(
-        _ description: String, _ nearMiss: () -> String?, _ wait: () async throws -> ScreenSnapshot
+        _ description: String, _ filePath: StaticString, _ nearMiss: () -> String?, _ wait: () async throws -> ScreenSnapshot
     ) async throws -> ScreenSnapshot {
-        do {
-            return try await wait()
-        } catch let error as TerminalSessionError {
-            guard case .timeout = error, let note = nearMiss() else { throw error }
-            throw error.waitingFor(description + "; " + note)
+        try await CallSiteFailures.reporting("\(filePath)") {
+            do {
+                return try await wait()
+            } catch let error as TerminalSessionError {
+                guard case .timeout = error, let note = nearMiss() else { throw error }
+                throw error.waitingFor(description + "; " + note)
+            }
         }
     }
 
@@ -119,7 +122,7 @@ extension TerminalDriving {
     }
 
     private func waitForOutput(_ pattern: OutputPattern, timeout: Duration?, location: SourceCodeLocation) async throws -> OutputMatch {
-        let outcome = try await core.wait(
+        let outcome = try await core.reportedWait(
             description: pattern.description, condition: .output(pattern), timeout: timeout ?? core.defaultTimeout,
             location: location)
         guard case .output(let match) = outcome else { preconditionFailure("an output wait resolved with something else") }
@@ -149,7 +152,7 @@ extension TerminalDriving {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         where predicate: @escaping @Sendable (ScreenSnapshot) -> Bool
     ) async throws -> ScreenSnapshot {
-        let outcome = try await core.wait(
+        let outcome = try await core.reportedWait(
             description: description, condition: .screen(predicate), timeout: timeout ?? core.defaultTimeout,
             location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         guard case .screen(let screen) = outcome else { preconditionFailure("a screen wait resolved with an exit") }
@@ -167,7 +170,7 @@ extension TerminalDriving {
     ) async throws -> ScreenSnapshot {
         // Half the clock's range at most, so that a reading plus `quiet` never overflows.
         let quiet = min(quietFor.clampedNanoseconds, UInt64.max / 2)
-        let outcome = try await core.wait(
+        let outcome = try await core.reportedWait(
             description: "the screen to be stable for \(TerminalSessionError.format(quietFor))",
             condition: .stable(quietNanoseconds: quiet, registeredUptime: MonotonicClock.nanoseconds()),
             timeout: timeout ?? core.defaultTimeout,
@@ -182,7 +185,7 @@ extension TerminalDriving {
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws -> ExitStatus {
-        let outcome = try await core.wait(
+        let outcome = try await core.reportedWait(
             description: "the program to exit", condition: .exit, timeout: timeout ?? core.defaultTimeout,
             location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         guard case .exit(let status) = outcome else { preconditionFailure("an exit wait resolved with a screen") }

@@ -12,7 +12,8 @@ import HarnessCore
 ///   `--parallel`). Verdicts and times come from here; a case is found by its class name and
 ///   name (`Module.Suite.Nested` + `test()` is `Module.Suite/Nested/test()`);
 /// - Swift Testing's event stream (`--event-stream-output-path`, version 0, JSON lines): each
-///   test's file and line, and each issue with its message and where it was recorded;
+///   test's file and line, each issue with its message and where it was recorded, and the
+///   argument cases of parameterized tests, each of which becomes a result of its own;
 /// - the console output, for XCTest's `FILE:LINE: error: Class.test : message` lines.
 ///
 /// A test that none of them mentions failed (`swift test` crashed, was stopped, or did not
@@ -31,6 +32,11 @@ package struct SwiftTestResults: Sendable {
     var ended: Set<String> = []
     /// XCTest's failure lines by `Class.method`.
     var consoleFailures: [String: [SwiftTestIssue]] = [:]
+    /// The argument cases of parameterized tests, by test name, in Swift Testing's order
+    /// (``caseResults(of:problem:interruption:)``).
+    var parameterCases: [String: [SwiftTestCase]] = [:]
+    /// Parameterized tests that recorded an issue outside any of their cases.
+    var issuesOutsideCases: Set<String> = []
     /// The package's folder: source paths under it are shown relative to it.
     let packageDirectory: String
 
@@ -59,11 +65,37 @@ package struct SwiftTestResults: Sendable {
                 if let id = payload.id, let location = payload.sourceLocation {
                     locations[Self.listName(ofStreamID: id)] = position(location)
                 }
+                if let id = payload.id, payload.isParameterized == true, let cases = payload._testCases {
+                    parameterCases[Self.listName(ofStreamID: id)] = cases.map { SwiftTestCase(id: $0.id, displayName: $0.displayName) }
+                }
             case ("event", "issueRecorded"):
                 guard let id = payload.testID, payload.issue?.isKnown != true else { continue }
-                let text = (payload.messages ?? []).map(\.text).joined(separator: "\n")
+                var lines = (payload.messages ?? []).map(\.text)
+                // "Issue recorded" heads an issue recorded with a comment (`Issue.record("...")`):
+                // the comment says it all.
+                if lines.count > 1, lines[0] == "Issue recorded" { lines.removeFirst() }
                 let location = payload.issue?.sourceLocation.map(position)
-                issues[Self.listName(ofStreamID: id), default: []].append(SwiftTestIssue(message: text, position: location))
+                let issue = SwiftTestIssue(message: lines.joined(separator: "\n"), position: location)
+                let name = Self.listName(ofStreamID: id)
+                issues[name, default: []].append(issue)
+                if let testCase = payload._testCase {
+                    updateCase(testCase, of: name) { $0.issues.append(issue) }
+                } else if parameterCases[name] != nil {
+                    issuesOutsideCases.insert(name)
+                }
+            case ("event", "testCaseStarted"):
+                if let id = payload.testID, let testCase = payload._testCase {
+                    updateCase(testCase, of: Self.listName(ofStreamID: id)) { $0.started = payload.instant?.absolute }
+                }
+            case ("event", "testCaseEnded"):
+                if let id = payload.testID, let testCase = payload._testCase {
+                    updateCase(testCase, of: Self.listName(ofStreamID: id)) { $0.ended = payload.instant?.absolute }
+                }
+            case ("event", "testCaseCancelled"):
+                if let id = payload.testID, let testCase = payload._testCase {
+                    let reason = (payload._comments ?? []).joined(separator: "\n")
+                    updateCase(testCase, of: Self.listName(ofStreamID: id)) { $0.cancelled = reason.isEmpty ? "cancelled" : reason }
+                }
             case ("event", "testStarted"):
                 if let id = payload.testID { started.insert(Self.listName(ofStreamID: id)) }
             case ("event", "testEnded"):
@@ -96,8 +128,9 @@ package struct SwiftTestResults: Sendable {
 
     // MARK: - Results
 
-    /// One result per name in `identifiers`; `problem` is added to the message of a test that
-    /// no output mentions (e.g. `swift test exited with status 1`).
+    /// One result per name in `identifiers`, or per argument case of a parameterized test
+    /// (``caseResults(of:problem:interruption:)``); `problem` is added to the message of a test
+    /// that no output mentions (e.g. `swift test exited with status 1`).
     ///
     /// With `interruption` (the run was cancelled: `interrupted by SIGINT`), `swift test` was
     /// stopped before it wrote its xUnit files: a test the event stream saw end passed, or failed
@@ -112,7 +145,7 @@ package struct SwiftTestResults: Sendable {
                 }
             }
         }
-        return identifiers.map { identifier in
+        return identifiers.flatMap { identifier -> [FlowResult] in
             let found = cases[Self.xunitKey(of: identifier)] ?? []
             let seconds = found.reduce(0) { $0 + $1.time }
             let duration = Duration.milliseconds(Int64((seconds * 1000).rounded()))
@@ -138,8 +171,9 @@ package struct SwiftTestResults: Sendable {
             } else {
                 outcome = .passed
             }
-            return FlowResult(flow: FlowFile(path: identifier, relativePath: identifier),
-                              attempts: [FlowAttempt(number: 1, duration: duration, outcome: outcome)])
+            let whole = FlowResult(flow: FlowFile(path: identifier, relativePath: identifier),
+                                   attempts: [FlowAttempt(number: 1, duration: duration, outcome: outcome)])
+            return caseResults(of: identifier, problem: problem, interruption: interruption) ?? [whole]
         }
     }
 
@@ -153,15 +187,21 @@ package struct SwiftTestResults: Sendable {
     /// place), else XCTest's console lines, else the xUnit message.
     func failure(of identifier: String, xunitMessage: String) -> FlowFailure {
         let found = issues[identifier] ?? consoleFailures[Self.consoleName(of: identifier)] ?? []
-        guard let first = found.first else {
+        guard !found.isEmpty else {
             let message = xunitMessage.isEmpty || xunitMessage == "failure" ? "failed" : xunitMessage
             return FlowFailure(message: message, position: locations[identifier])
         }
-        var lines = [first.message]
-        for issue in found.dropFirst() {
+        return Self.failure(of: found, position: locations[identifier])
+    }
+
+    /// The failure of `issues` (at least one): the first one's place as the position (else
+    /// `position`), every further one on a line of its own with its place.
+    static func failure(of issues: [SwiftTestIssue], position: SourcePosition?) -> FlowFailure {
+        var lines = [issues[0].message]
+        for issue in issues.dropFirst() {
             lines.append((issue.position.map { "\($0): " } ?? "") + issue.message)
         }
-        return FlowFailure(message: lines.joined(separator: "\n"), position: first.position ?? locations[identifier])
+        return FlowFailure(message: lines.joined(separator: "\n"), position: issues[0].position ?? position)
     }
 
     // MARK: - Names
@@ -212,7 +252,7 @@ struct SwiftTestIssue: Sendable, Hashable {
 }
 
 /// The parts of a Swift Testing event stream record (version 0) that the results use.
-private struct EventRecord: Decodable {
+struct EventRecord: Decodable {
     var kind: String
     var payload: Payload?
 
@@ -223,6 +263,21 @@ private struct EventRecord: Decodable {
         var sourceLocation: Location?
         var issue: Issue?
         var messages: [Message]?
+        var isParameterized: Bool?
+        var instant: Instant?
+        // Not yet in the stream's schema (hence the underscore), but written since Swift 6.0.
+        var _testCases: [TestCase]?
+        var _testCase: TestCase?
+        var _comments: [String]?
+    }
+
+    struct TestCase: Decodable {
+        var id: String
+        var displayName: String
+    }
+
+    struct Instant: Decodable {
+        var absolute: Double
     }
 
     struct Location: Decodable {

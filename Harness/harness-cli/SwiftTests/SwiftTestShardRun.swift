@@ -87,7 +87,8 @@ package struct SwiftTestShardRun: Sendable {
     /// Earlier durations of `identifiers` from `path`: a JUnit report (this command's, a merged
     /// one, or `swift test`'s own xUnit file) or a history folder (``FlowDurations/load(path:naming:)``).
     /// A case is matched by its `file` attribute (this command writes the test's name there),
-    /// else by its class name and name (`Module.Suite.Nested` + `test()`).
+    /// else by its class name and name (`Module.Suite.Nested` + `test()`); a parameterized
+    /// test's duration is that of its cases together (``SwiftTestCaseName``).
     package static func durations(from path: String, for identifiers: [String]) throws -> [String: Double] {
         let byName = try FlowDurations.load(path: path) { testCase in
             if let file = testCase.file, !file.isEmpty { return file }
@@ -98,6 +99,11 @@ package struct SwiftTestShardRun: Sendable {
         var durations: [String: Double] = [:]
         for identifier in identifiers {
             if let seconds = byKey[SwiftTestResults.xunitKey(of: identifier)] { durations[identifier] = seconds }
+        }
+        for (name, seconds) in byName where name.hasSuffix("]") {
+            guard let test = identifiers.first(where: { SwiftTestCaseName.name(name, isOf: $0) }), byKey[SwiftTestResults.xunitKey(of: test)] == nil
+            else { continue }
+            durations[test, default: 0] += seconds
         }
         return durations
     }

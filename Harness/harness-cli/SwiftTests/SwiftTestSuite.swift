@@ -15,7 +15,11 @@ struct SwiftTestSuite: SuiteSource {
     let temporary: String?
 
     var caseNoun: String { "test" }
-    var junitSuiteName: String { "swift-test" }
+    var junitSuiteName: String { Self.junitSuiteName }
+    var junitFailureType: String { Self.junitFailureType }
+    /// The JUnit names of a run of Swift tests (also of a merge of such runs' reports).
+    static let junitSuiteName = "swift-test"
+    static let junitFailureType = "TestFailure"
 
     /// Reads `harness swift-test`'s own options: `--package-path`, `--swift`, `--timeout`, and
     /// `swift test`'s arguments after `--`.
@@ -80,8 +84,8 @@ struct SwiftTestSuite: SuiteSource {
 
     func run(_ selected: [String], progress: RunProgress, interruption: @escaping @Sendable () -> String) async -> [FlowResult] {
         let results = await shardRun.run(selected, interruption: interruption)
-        // After swift's own output: a line per test.
-        for result in results { progress.flowFinished(result) }
+        // After swift's own output: a line per test (per case of a parameterized test).
+        for (index, result) in results.enumerated() { progress.finished(result, place: (index + 1, results.count)) }
         return results
     }
 
@@ -97,15 +101,22 @@ struct SwiftTestSuite: SuiteSource {
             if let data = FileManager.default.contents(atPath: FlowPaths.join(workDirectory, name)) { located.readEventStream(data) }
         }
         var entries: [SnapshotLedger.Entry] = []
+        // The cases of a parameterized test are one test function: it passed when all passed.
+        var passed: [String: Bool] = [:]
+        var order: [String] = []
         for result in results {
-            let identifier = result.flow.relativePath
+            let identifier = result.parentTest ?? result.path
+            if passed[identifier] == nil { order.append(identifier) }
+            passed[identifier] = (passed[identifier] ?? true) && result.status == .passed
+        }
+        for identifier in order {
             guard let position = located.location(of: identifier) else { continue }
             let file = URL(fileURLWithPath: FlowPaths.join(packageDirectory, position.file))
             let function = identifier.split(separator: "/").last.map { SnapshotVerifier.testName(of: String($0)) } ?? identifier
             let folder = file.deletingLastPathComponent().appendingPathComponent("__Snapshots__")
                 .appendingPathComponent(file.deletingPathExtension().lastPathComponent).path
             entries.append(.ran(SnapshotLedger.Owner(file: file.path, function: function, label: identifier), folder: folder,
-                                passed: result.status == .passed))
+                                passed: passed[identifier] ?? false))
         }
         try SnapshotLedger.append(entries, inArtifacts: ledger)
     }
@@ -113,7 +124,14 @@ struct SwiftTestSuite: SuiteSource {
     /// The report, with the traces the tests left in the artifacts folder (HARNESS_ARTIFACTS):
     /// timelines, screens, replay.
     func report(_ results: [FlowResult], folder: String, startedAt: Date, wallSeconds: Double, shard: String?) throws -> RunReport {
-        try RunReport(results: results, title: "Swift tests", startedAt: startedAt, wallSeconds: wallSeconds, shard: shard)
+        try Self.report(results, folder: folder, startedAt: startedAt, wallSeconds: wallSeconds, shard: shard)
+    }
+
+    /// The report of Swift tests' `results`, with the traces they left in `folder`.
+    static func report(_ results: [FlowResult], folder: String, startedAt: Date? = nil, wallSeconds: Double? = nil,
+                       shard: String? = nil) throws -> RunReport {
+        try RunReport(results: results, title: "Swift tests", startedAt: startedAt, wallSeconds: wallSeconds, shard: shard,
+                      caseKind: .tests)
             .attachingSwiftTraces(from: folder)
     }
 

@@ -63,7 +63,7 @@ public enum StepEngine {
     public static func writeReport(of flow: FlowFile, outcome: AttemptOutcome, duration: Duration, traces: FlowTraceCollector,
                             in folder: String) {
         let result = FlowResult(flow: flow, attempts: [FlowAttempt(number: 1, duration: duration, outcome: outcome)])
-        let report = RunReport(results: [result], traces: traces.traces, title: "Swift tests")
+        let report = RunReport(results: [result], traces: traces.traces, title: "Swift tests", caseKind: .tests)
         let directory = FlowPaths.join(folder, swiftReportsFolder)
         let stem = SnapshotVerifier.sanitized(flow.relativePath)
         let encoder = JSONEncoder()

@@ -58,6 +58,19 @@ public enum RunReportPage {
         return out
     }
 
+    /// What the page calls the report's cases: "flows", or "tests" in a report of Swift tests only.
+    struct CaseNoun {
+        let one: String
+        let many: String
+
+        init(_ report: RunReport) {
+            (one, many) = report.caseKind == .tests ? ("test", "tests") : ("flow", "flows")
+        }
+
+        var oneCapitalized: String { one.prefix(1).uppercased() + one.dropFirst() }
+        var manyCapitalized: String { many.prefix(1).uppercased() + many.dropFirst() }
+    }
+
     // MARK: - Header
 
     private static func header(_ report: RunReport, summary: FlowRunSummary) -> String {
@@ -66,15 +79,16 @@ public enum RunReportPage {
         if let start = report.startedAt { meta.append("started " + dateText(start)) }
         if let wall = report.wallSeconds { meta.append("wall time " + seconds(wall)) }
         let total = report.flows.reduce(0) { $0 + $1.seconds }
-        meta.append("flow time " + seconds(total))
+        let noun = CaseNoun(report)
+        meta.append("\(noun.one) time " + seconds(total))
         if !report.shards.isEmpty { meta.append("\(report.shards.count) shard\(report.shards.count == 1 ? "" : "s") (\(report.shards.joined(separator: ", ")))") }
         out += "<p class=\"meta\">\(text(meta.joined(separator: " · ")))</p></div>\n"
-        let verdict = summary.succeeded ? (summary.flaky > 0 ? "passed, with flaky flows" : "passed")
+        let verdict = summary.succeeded ? (summary.flaky > 0 ? "passed, with flaky \(noun.many)" : "passed")
             : summary.interrupted > 0 ? "interrupted" : "failed"
         if let problems = report.incomplete {
             // A merge that lacks shards or flows: no verdict on the whole run, and what is missing.
             out += "<p class=\"verdict bad incomplete\">Run incomplete: \(text(summary.description)) in what arrived</p>\n"
-            out += "<div class=\"incomplete\"><p>Not every planned shard or flow ran exactly once:</p><ul>"
+            out += "<div class=\"incomplete\"><p>Not every planned shard or \(noun.one) ran exactly once:</p><ul>"
             out += problems.map { "<li>\(text($0))</li>" }.joined()
             out += "</ul></div>\n"
         } else {
@@ -89,7 +103,7 @@ public enum RunReportPage {
             out += "<button type=\"button\" class=\"filter \(key)\(key == "all" ? " on" : "")\" data-filter=\"\(key)\">"
             out += "\(label) <b>\(count)</b></button>"
         }
-        out += "<input type=\"search\" id=\"search\" placeholder=\"Search flows by name\" aria-label=\"Search flows by name\">"
+        out += "<input type=\"search\" id=\"search\" placeholder=\"Search \(noun.many) by name\" aria-label=\"Search \(noun.many) by name\">"
         out += "<span id=\"shown\"></span></nav>\n</header>\n"
         return out
     }
@@ -97,8 +111,9 @@ public enum RunReportPage {
     // MARK: - Flows
 
     private static func flowTable(_ report: RunReport, ordered: [Int]) -> String {
-        var out = "<section class=\"card\"><h2>Flows</h2>\n<table class=\"flows\">\n"
-        out += "<thead><tr><th>Status</th><th>Flow</th><th>History</th><th class=\"num\">Time</th><th class=\"num\">Attempts</th></tr></thead>\n<tbody>\n"
+        let noun = CaseNoun(report)
+        var out = "<section class=\"card\"><h2>\(noun.manyCapitalized)</h2>\n<table class=\"flows\">\n"
+        out += "<thead><tr><th>Status</th><th>\(noun.oneCapitalized)</th><th>History</th><th class=\"num\">Time</th><th class=\"num\">Attempts</th></tr></thead>\n<tbody>\n"
         for index in ordered {
             let flow = report.flows[index]
             let status = flow.status.rawValue
@@ -131,7 +146,7 @@ public enum RunReportPage {
         let flows = report.flows.enumerated().filter { $0.element.status != .skipped }
             .sorted { $0.element.seconds > $1.element.seconds }.prefix(slowestCount)
         guard let longest = flows.first?.element.seconds, longest > 0 else { return "" }
-        var out = "<section class=\"card slowest\"><h2>Slowest flows</h2>\n<ol>\n"
+        var out = "<section class=\"card slowest\"><h2>Slowest \(CaseNoun(report).many)</h2>\n<ol>\n"
         for (index, flow) in flows {
             let width = max(1, Int((flow.seconds / longest * 100).rounded()))
             let name = hasDetails(flow) ? "<a href=\"#f-\(index)\">\(text(flow.path))</a>" : text(flow.path)

@@ -58,7 +58,9 @@ public enum RunReportWriter {
             }
             parts.append((try decode(data, path: path), ""))
         }
-        return RunReport.merged(parts, title: "Swift tests")
+        var merged = RunReport.merged(parts, title: "Swift tests")
+        merged.caseKind = .tests
+        return merged
     }
 
     private static func decode(_ data: Data, path: String) throws -> RunReport {

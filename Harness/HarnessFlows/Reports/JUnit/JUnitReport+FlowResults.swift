@@ -29,7 +29,7 @@ extension JUnitReport {
 extension JUnitTestCase {
     /// The test case of one flow result; its failures are of type `failureType`.
     public init(result: FlowResult, failureType: String = "FlowFailure") {
-        let classname = result.flow.folder.isEmpty ? "flows" : result.flow.folder.replacingOccurrences(of: "/", with: ".")
+        let classname = result.folder.isEmpty ? "flows" : result.folder.replacingOccurrences(of: "/", with: ".")
         let failures = result.attempts.compactMap(\.failure).map { JUnitFailureDetail(failure: $0, type: failureType) }
         let verdict: Result
         var flaky: [JUnitFailureDetail] = []

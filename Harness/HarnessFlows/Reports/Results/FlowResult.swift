@@ -120,15 +120,29 @@ public struct FlowResult: Sendable, Hashable {
     public var flow: FlowFile
     /// The attempts, in order (at least one).
     public var attempts: [FlowAttempt]
+    /// For one argument case of a parameterized Swift test (``SwiftTestCaseName``), the test's
+    /// name as `swift test list` prints it (`Module.Suite/test(_:)`); nil for a flow or a whole test.
+    public var parentTest: String?
 
     /// Creates a result.
-    public init(flow: FlowFile, attempts: [FlowAttempt]) {
+    public init(flow: FlowFile, attempts: [FlowAttempt], parentTest: String? = nil) {
         self.flow = flow
         self.attempts = attempts
+        self.parentTest = parentTest
     }
 
-    /// The flow's name (file name without `.flow`).
-    public var name: String { flow.name }
+    /// The flow's name (file name without `.flow`); a test case's is its test's function and
+    /// its arguments (`test(_:) [login.flow]`).
+    public var name: String {
+        guard let parentTest, path.hasPrefix(parentTest) else { return flow.name }
+        return FlowFile(path: parentTest, relativePath: parentTest).name + path.dropFirst(parentTest.count)
+    }
+
+    /// The folder that holds it: the flow's, or a test's suite (`Module.Suite`), also for a case
+    /// of a test (whose arguments may hold slashes).
+    public var folder: String {
+        parentTest.map { FlowFile(path: $0, relativePath: $0).folder } ?? flow.folder
+    }
     /// The flow's relative path.
     public var path: String { flow.relativePath }
 

@@ -7,9 +7,10 @@ extension RunReport {
     /// The report of a run: `results`, with the timelines of the attempts in `traces` (by flow
     /// path, then attempt number). Screens and replay frames are drawn here, once each.
     public init(results: [FlowResult], traces: [String: [Int: FlowTrace]] = [:], title: String = "Flow run",
-                startedAt: Date? = nil, wallSeconds: Double? = nil, shard: String? = nil, generatedAt: Date = Date()) {
+                startedAt: Date? = nil, wallSeconds: Double? = nil, shard: String? = nil, generatedAt: Date = Date(),
+                caseKind: CaseKind = .flows) {
         self.init(title: title, generatedAt: generatedAt, startedAt: startedAt, wallSeconds: wallSeconds,
-                  shards: shard.map { [$0] } ?? [])
+                  shards: shard.map { [$0] } ?? [], caseKind: caseKind)
         var table = ReportFrameTable()
         let drawn = Self.draw(traces, into: &table)
         flows = results.sorted { $0.path < $1.path }.map { result in
@@ -35,7 +36,7 @@ extension RunReport {
                 return entry
             }
             return Flow(path: result.path, status: result.status, seconds: result.duration.flowSeconds, attempts: attempts,
-                        skipReason: result.skipReason, shard: shard)
+                        skipReason: result.skipReason, shard: shard, parentTest: result.parentTest)
         }
         frames = table.frames
     }
@@ -120,16 +121,18 @@ extension RunReport {
                 }
                 return FlowAttempt(number: attempt.number, duration: .milliseconds(Int64((attempt.seconds * 1000).rounded())),
                                    outcome: outcome)
-            })
+            }, parentTest: flow.parentTest)
         }
     }
 
     /// One report from several (the shards of a run): flows of all, sorted by path, frames
     /// deduplicated again, artifact paths put under each part's `prefix` (the folder its files
-    /// were copied to, relative to the merged report's folder; empty for none).
+    /// were copied to, relative to the merged report's folder; empty for none). Its cases are
+    /// tests when every part's are, else flows.
     public static func merged(_ parts: [(report: RunReport, prefix: String)], title: String = "Flow run",
                               generatedAt: Date = Date()) -> RunReport {
-        var merged = RunReport(title: title, generatedAt: generatedAt)
+        let tests = !parts.isEmpty && parts.allSatisfy { $0.report.caseKind == .tests }
+        var merged = RunReport(title: title, generatedAt: generatedAt, caseKind: tests ? .tests : .flows)
         var table = ReportFrameTable()
         for (report, prefix) in parts {
             let remap = report.frames.map { table.add(svg: $0) }

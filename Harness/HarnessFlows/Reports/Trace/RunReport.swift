@@ -37,6 +37,17 @@ public struct RunReport: Sendable, Codable {
     /// What a merge found missing or doubled (`harness merge-reports --allow-partial`), one
     /// line each; nil for a complete run. The page then says the run is incomplete.
     public var incomplete: [String]?
+    /// What the cases are, which the page names them after; nil (reports that do not say) is
+    /// ``CaseKind/flows``.
+    public var caseKind: CaseKind?
+
+    /// What a report's cases are.
+    public enum CaseKind: String, Sendable, Codable {
+        /// Flows, or flows and Swift tests together: the page says "flows".
+        case flows
+        /// Swift tests only (`harness swift-test`, the traces Swift tests leave): the page says "tests".
+        case tests
+    }
 
     /// One flow's result.
     public struct Flow: Sendable, Codable {
@@ -58,6 +69,8 @@ public struct RunReport: Sendable, Codable {
         public var flakyOverTime: Bool?
         /// The snapshots it left changed, to review and accept (``attachingSnapshotChanges(from:currentDirectory:)``).
         public var snapshots: [SnapshotChange]?
+        /// For one argument case of a parameterized Swift test, the test's name (``FlowResult/parentTest``).
+        public var parentTest: String?
     }
 
     /// One attempt at a flow.
@@ -138,9 +151,10 @@ public struct RunReport: Sendable, Codable {
 
     /// Creates an empty report.
     public init(title: String = "Flow run", generatedAt: Date = Date(), startedAt: Date? = nil, wallSeconds: Double? = nil,
-                shards: [String] = [], flows: [Flow] = [], frames: [String] = []) {
+                shards: [String] = [], flows: [Flow] = [], frames: [String] = [], caseKind: CaseKind = .flows) {
         self.version = Self.formatVersion
         self.title = title
+        self.caseKind = caseKind
         self.generatedAt = generatedAt
         self.startedAt = startedAt
         self.wallSeconds = wallSeconds
