@@ -36,7 +36,8 @@ import TestSupport
             ("TERM", terminal ? "xterm-256color" : "dumb"), ("COLORTERM", terminal ? "truecolor" : "-"),
             ("LANG", "C.UTF-8"), ("LC_ALL", "-"), ("LC_TIME", "-"), ("LANGUAGE", "-"),
         ]
-        values += ProgramEnvironment.removedVariables.map { ($0, "-") }
+        // COLORFGBG is never inherited; in a terminal it says the theme (dark by default).
+        values += ProgramEnvironment.removedVariables.map { ($0, $0 == "COLORFGBG" && terminal ? TerminalTheme.dark.colorFGBG : "-") }
         values.append(("MY_OWN", "kept"))
         return values.map { name, value in "\(name)=[\(overrides[name] ?? value)]" }.joined(separator: " ")
     }
@@ -49,9 +50,11 @@ import TestSupport
         #expect(terminal["TERM"] == "xterm-256color" && terminal["COLORTERM"] == "truecolor" && terminal["LANG"] == "C.UTF-8")
         let pipes = ProgramEnvironment.hermetic(runner, for: .pipes)
         #expect(pipes["TERM"] == "dumb" && pipes["COLORTERM"] == nil && pipes["LANG"] == "C.UTF-8")
+        #expect(terminal["COLORFGBG"] == "15;0" && pipes["COLORFGBG"] == nil)
+        #expect(ProgramEnvironment.hermetic(runner, for: .terminal, theme: .light)["COLORFGBG"] == "0;15")
         for environment in [terminal, pipes] {
             #expect(environment.keys.filter { $0.hasPrefix("LC_") || $0 == "LANGUAGE" }.isEmpty)
-            for name in ProgramEnvironment.removedVariables { #expect(environment[name] == nil, "\(name) leaked") }
+            for name in ProgramEnvironment.removedVariables where name != "COLORFGBG" { #expect(environment[name] == nil, "\(name) leaked") }
             #expect(environment["MY_OWN"] == "kept" && environment["PATH"] == runner["PATH"])
         }
     }
