@@ -85,14 +85,7 @@ public struct SnapshotMatrix: Sendable {
             var launch = launch
             launch.size = size
             launch.theme = theme
-            switch colorMode {
-            case .color:
-                launch.environment["NO_COLOR"] = nil
-                launch.unsetEnvironment.insert("NO_COLOR")
-            case .nocolor:
-                launch.environment["NO_COLOR"] = "1"
-                launch.unsetEnvironment.remove("NO_COLOR")
-            }
+            launch.allowColor(colorMode == .color)
             switch sample.setup {
             case .initialState(let name): launch.initialState = name
             case .call: launch.launchProtocol = .bridge  // the call goes through the bridge
@@ -140,6 +133,19 @@ public struct SnapshotMatrix: Sendable {
             sizes.flatMap { size in
                 themes.flatMap { theme in colorModes.map { Case(sample: sample, size: size, theme: theme, colorMode: $0) } }
             }
+        }
+    }
+}
+
+extension AppLaunch {
+    /// Colour on (`NO_COLOR` unset, also when inherited) or off (`NO_COLOR=1`).
+    package mutating func allowColor(_ allowed: Bool) {
+        if allowed {
+            environment["NO_COLOR"] = nil
+            unsetEnvironment.insert("NO_COLOR")
+        } else {
+            environment["NO_COLOR"] = "1"
+            unsetEnvironment.remove("NO_COLOR")
         }
     }
 }

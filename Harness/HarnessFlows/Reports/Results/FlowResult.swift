@@ -127,10 +127,10 @@ public struct FlowResult: Sendable, Hashable {
         self.attempts = attempts
     }
 
-    /// The flow's name (file name without `.flow`).
-    public var name: String { flow.name }
-    /// The flow's relative path.
-    public var path: String { flow.relativePath }
+    /// The flow's name (file name without `.flow`, with its matrix case and repetition).
+    public var name: String { flow.decorated(flow.name) }
+    /// The flow's relative path, with its matrix case and repetition (``FlowFile/caseName``).
+    public var path: String { flow.caseName }
 
     /// Passed (first attempt), flaky (a later one), skipped, or failed.
     public var status: FlowStatus {
