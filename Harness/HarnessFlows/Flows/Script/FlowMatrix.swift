@@ -131,8 +131,14 @@ public struct FlowMatrixCase: Sendable, Hashable, CustomStringConvertible {
         return parts.joined(separator: ",")
     }
 
-    /// `NAME[40x12,light,nocolor]`: a flow's, snapshot's or result's name in this case.
+    /// `NAME[40x12,light,nocolor]`: a flow's or result's name in this case.
     public func naming(_ name: String) -> String { "\(name)[\(self.name)]" }
+
+    /// `NAME-40x12-light-nocolor`: a snapshot's name in this case, as ``SnapshotMatrix`` names
+    /// Swift cases (file names without brackets or commas).
+    public func snapshotName(_ name: String) -> String {
+        ([name] + self.name.split(separator: ",").map(String.init)).joined(separator: "-")
+    }
 
     /// ``name``.
     public var description: String { name }
