@@ -131,15 +131,18 @@ import TestSupport
         let readme = try Self.table(in: DocumentedExamples.read("README.md", fromTestFile: #filePath))
         let flows = try Self.table(in: DocumentedExamples.read("docs/FLOWS.md", fromTestFile: #filePath))
         #expect(readme == flows)
-        #expect(readme.count == 9)
+        #expect(readme.count == 10)
         func row(_ name: String) -> String { readme.first { $0.names.first == name }?.gets ?? "" }
         #expect(row("HARNESS_SESSION").hasPrefix("under `harness run` and `harness swift-test` only"))
         #expect(row("TERM").hasPrefix("`\(ProgramEnvironment.terminalType)` in a terminal") && row("TERM").contains("`dumb` with `launch pipes`"))
         #expect(row("COLORTERM").hasPrefix("`truecolor` in a terminal") && row("COLORTERM").contains("not set with `launch pipes`"))
         #expect(row("LANG").hasPrefix("`\(ProgramEnvironment.locale)`"))
+        #expect(row("COLORFGBG").contains("`\(TerminalTheme.dark.colorFGBG)` (light on dark, the default) in a terminal, `\(TerminalTheme.light.colorFGBG)` in the light theme"))
         let unset = readme.filter { $0.gets.hasPrefix("not set") }.flatMap(\.names)
-        #expect(Set(unset) == Set(ProgramEnvironment.removedVariables + ["LC_ALL", "LC_*", "LANGUAGE"]))
-        #expect(unset.count == ProgramEnvironment.removedVariables.count + 3)
+        // COLORFGBG is never inherited, and set from the theme.
+        let removed = ProgramEnvironment.removedVariables.filter { $0 != "COLORFGBG" }
+        #expect(Set(unset) == Set(removed + ["LC_ALL", "LC_*", "LANGUAGE"]))
+        #expect(unset.count == removed.count + 3)
         for name in unset where name != "LC_*" { #expect(ProgramEnvironment.isRemoved(name), "\(name)") }
         #expect(!ProgramEnvironment.isRemoved("PATH") && !ProgramEnvironment.isRemoved("HOME"))
     }
