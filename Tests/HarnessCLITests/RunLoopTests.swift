@@ -127,9 +127,9 @@ import Harness
         defer { fixture.remove() }
         try fixture.write("""
             matrix size=30x4,40x5 theme=dark,light
-            app sh -c "echo $$(stty size) $${COLORFGBG-} $${NO_COLOR-color} >> ../runs.log; exec cat"
+            app sh -c "echo $$(stty size) $${COLORFGBG-} $${NO_COLOR-color} >> ../runs.log && echo written; exec cat"
             launch
-            expect "\\n"
+            expect "written"
             """, at: "m/case.flow")
         let output = try await runHarness(["run", "m", "--jobs", "1", "--matrix", "color=on,off", "--junit", "junit.xml"], in: fixture.folder)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")

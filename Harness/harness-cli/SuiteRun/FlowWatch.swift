@@ -17,28 +17,30 @@ enum FlowWatch {
         let watched = WatchedFlows()
         var status = try await SuiteRun.run(parsed, command: command, interruption: interruption, watched: watched, source: makeSource)
         while interruption.signal == nil {
-            let folders = watched.folders
-            HarnessCLI.printLine("Watching \(folders.count) folder\(folders.count == 1 ? "" : "s") for changes (Ctrl-C ends)")
-            let changed = try await nextChanges(in: folders, interruption: interruption)
+            let changed = try await nextChanges(of: watched.files, interruption: interruption)
             guard interruption.signal == nil else { break }
-            let names = watched.cases(reading: changed)
-            guard !names.isEmpty else { continue }
-            HarnessCLI.printLine("Changed: \(changed.intersection(watched.files).sorted().joined(separator: ", "))")
-            watched.restrict(to: names)
+            HarnessCLI.printLine("Changed: \(changed.sorted().joined(separator: ", "))")
+            watched.restrict(to: watched.cases(reading: changed))
             status = try await SuiteRun.run(parsed, command: command, interruption: interruption, watched: watched, source: makeSource)
         }
         return interruption.exitStatus ?? status
     }
 
-    /// The paths changed in `folders`, the first batch the kernel reports; empty when SIGINT or
-    /// SIGTERM came first.
-    private static func nextChanges(in folders: [String], interruption: RunInterruption) async throws -> Set<String> {
+    /// Which of `files` changed: the first batch the kernel reports that names one of them
+    /// (others, such as an editor's temporary files beside them, are passed over); empty when
+    /// SIGINT or SIGTERM came first. The kernel watches the files' folders (so that a file
+    /// replaced by a rename, as editors and linkers write, is seen); the line saying so is
+    /// printed once it does, so a change made after the line is seen.
+    private static func nextChanges(of files: Set<String>, interruption: RunInterruption) async throws -> Set<String> {
+        let folders = Set(files.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+            .filter { FileManager.default.fileExists(atPath: $0) }.sorted()
         let (fd, watches) = try Posix.watchFolders(folders)
+        HarnessCLI.printLine("Watching \(files.count) file\(files.count == 1 ? "" : "s") for changes (Ctrl-C ends)")
         let wait = ChangeWait()
         let watch = EventLoop.shared.watch(fd, for: .readable) { _ in
-            wait.finish(Posix.readFolderChanges(fd).compactMap { change in
-                watches[change.watch].map { FlowPaths.join($0, change.name) }
-            })
+            let changed = Posix.readFolderChanges(fd).compactMap { change in watches[change.watch].map { FlowPaths.join($0, change.name) } }
+            let relevant = files.intersection(changed)
+            if !relevant.isEmpty { wait.finish(relevant) }
         }
         await interruption.run {
             await withTaskCancellationHandler {
@@ -76,7 +78,7 @@ private final class ChangeWait: Sendable {
     }
 
     /// Adds `paths` and finishes the wait.
-    func finish(_ paths: [String]) {
+    func finish(_ paths: Set<String>) {
         let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.paths.formUnion(paths)
             state.finished = true
@@ -113,13 +115,6 @@ final class WatchedFlows: Sendable {
 
     /// Every file a case reads.
     var files: Set<String> { state.withLock { $0.dependencies.values.reduce(into: Set<String>()) { $0.formUnion($1) } } }
-
-    /// The folders of those files (the kernel watches folders, so that a file replaced by a
-    /// rename, as editors and linkers write, is seen), existing ones only.
-    var folders: [String] {
-        Set(files.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
-            .filter { FileManager.default.fileExists(atPath: $0) }.sorted()
-    }
 
     /// The cases that read one of `paths`.
     func cases(reading paths: Set<String>) -> Set<String> {
