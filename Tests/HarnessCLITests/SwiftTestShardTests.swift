@@ -207,6 +207,23 @@ import Harness
         #expect(failed.attempts.first?.position?.description == "Tests/FakeTests/Fake.swift:2:9")
     }
 
+    /// The test loop's shared options: `--repeat-each` runs `swift test` again, `--last-failed`
+    /// runs the tests that failed in the artifacts folder's last run.
+    @Test func repeatEachAndLastFailedRunTheRightTests() async throws {
+        let fake = try FakeSwift(tests: ["FakeTests.Suite/passes()", "FakeTests.Suite/itFails()"])
+        defer { fake.remove() }
+        let command = ["swift-test", "--swift", fake.executable, "--package-path", fake.package, "--artifacts", "out"]
+        let repeated = try await runHarness(command + ["--repeat-each", "2"], in: fake.folder.path)
+        #expect(try fake.ran().sorted() == ["FakeTests.Suite/itFails()", "FakeTests.Suite/itFails()",
+                                            "FakeTests.Suite/passes()", "FakeTests.Suite/passes()"])
+        #expect(repeated.lastLine == "2 passed, 2 failed", "\(repeated.stdout)\(repeated.stderr)")
+        #expect(repeated.stdout.contains("FakeTests.Suite/itFails() (repeat 2)"))
+        try FileManager.default.removeItem(atPath: fake.folder.path + "/ran.txt")
+        let again = try await runHarness(command + ["--last-failed"], in: fake.folder.path)
+        #expect(try fake.ran() == ["FakeTests.Suite/itFails()"], "\(again.stdout)\(again.stderr)")
+        #expect(again.lastLine == "0 passed, 1 failed")
+    }
+
     @Test func noTestsOrAFilterThatMatchesNothingFailButAnEmptyShardDoesNot() async throws {
         let empty = try FakeSwift(tests: [])
         defer { empty.remove() }
