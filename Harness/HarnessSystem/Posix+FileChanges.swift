@@ -50,7 +50,7 @@ extension Posix {
             var offset = 0
             while offset + 16 <= count {
                 let field = { (at: Int) -> UInt32 in
-                    buffer[offset + at..<offset + at + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) }
+                    buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + at, as: UInt32.self) }
                 }
                 let length = Int(field(12))
                 let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
