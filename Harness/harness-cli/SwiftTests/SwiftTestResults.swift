@@ -26,6 +26,9 @@ package struct SwiftTestResults: Sendable {
     var locations: [String: SourcePosition] = [:]
     /// Why a test was skipped, from the event streams.
     var skipReasons: [String: String] = [:]
+    /// Each Swift Testing test's tags (without the leading `.`), from the event stream's test
+    /// records: `harness swift-test --tag` and `--skip-tag` select by them.
+    var tags: [String: Set<String>] = [:]
     /// The tests the event streams saw start, and those they saw end.
     var started: Set<String> = []
     var ended: Set<String> = []
@@ -58,6 +61,9 @@ package struct SwiftTestResults: Sendable {
             case ("test", "function"):
                 if let id = payload.id, let location = payload.sourceLocation {
                     locations[Self.listName(ofStreamID: id)] = position(location)
+                }
+                if let id = payload.id, let tags = payload.tags {
+                    self.tags[Self.listName(ofStreamID: id)] = Set(tags.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 })
                 }
             case ("event", "issueRecorded"):
                 guard let id = payload.testID, payload.issue?.isKnown != true else { continue }
@@ -220,9 +226,16 @@ private struct EventRecord: Decodable {
         var kind: String?
         var id: String?
         var testID: String?
+        /// A test's Swift Testing tags (`.acceptance`), its suites' included.
+        var tags: [String]?
         var sourceLocation: Location?
         var issue: Issue?
         var messages: [Message]?
+
+        enum CodingKeys: String, CodingKey {
+            case kind, id, testID, sourceLocation, issue, messages
+            case tags = "_tags"
+        }
     }
 
     struct Location: Decodable {
