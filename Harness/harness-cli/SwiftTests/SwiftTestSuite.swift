@@ -16,6 +16,9 @@ struct SwiftTestSuite: SuiteSource {
 
     /// How many times the tests run (`--repeat-each`).
     let repeatEach: Int
+    /// `--tag` and `--skip-tag`: Swift Testing tags the tests are chosen by.
+    let tags: [String]
+    let skippedTags: [String]
 
     var caseNoun: String { "test" }
     var junitSuiteName: String { "swift-test" }
@@ -34,6 +37,8 @@ struct SwiftTestSuite: SuiteSource {
         }
         let timeout = try parsed.duration("timeout", example: "90s or 30m")
         repeatEach = context.repeatEach
+        tags = parsed.values("tag")
+        skippedTags = parsed.values("skip-tag")
         packageDirectory = FlowPaths.join(context.currentDirectory, parsed.value("package-path") ?? ".")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: packageDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -56,7 +61,7 @@ struct SwiftTestSuite: SuiteSource {
 
     func list() async throws -> [String] {
         do {
-            return try await shardRun.list()
+            return try await shardRun.list(tags: Set(tags), skippedTags: Set(skippedTags))
         } catch {
             let status: Int32 = switch error {
             case .badPattern: 64
