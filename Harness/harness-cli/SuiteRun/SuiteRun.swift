@@ -10,15 +10,17 @@ import HarnessFlows
 /// 2. The shared options: `--shard` (touching Bazel's status file when it took Bazel's shard),
 ///    `--durations` and `--plan` (both need `--shard`), `--junit`, `--artifacts` (under Bazel
 ///    inside the undeclared outputs) and `--history`; then the source is made.
-/// 3. The source lists its cases; the shard's part is chosen (``ShardSelection``); with
+/// 3. The source lists its cases (each `--repeat-each` times), `--last-failed` keeps those whose
+///    latest run failed (``RunLoopOptions``); the shard's part is chosen (``ShardSelection``); with
 ///    `listOnly` the names are printed and nothing runs; else the source prepares them and the
 ///    plan is written into the artifacts folder, before anything runs.
 /// 4. The snapshot ledgers start afresh, the cases run under the interruption, with progress
 ///    lines (``RunProgress``), and the ledgers record what ran.
 /// 5. The files (``RunFiles``): JUnit, the history, the report.
 ///
-/// Exit 0 when nothing failed, 1 when a case failed or a file could not be written, the
-/// source's status when it could not list, 64 for bad usage, 128 + the signal when interrupted.
+/// Exit 0 when nothing failed (and, with `--fail-on-flaky`, nothing was flaky), 1 when a case
+/// failed or a file could not be written, the source's status when it could not list, 64 for
+/// bad usage, 128 + the signal when interrupted.
 enum SuiteRun {
     /// The options every sharded run takes; `cases` names what is run (`flows`).
     static func options(cases: String) -> [CommandOption] {
