@@ -118,7 +118,9 @@ public final class Terminal {
     /// An immutable copy of what is shown now: while synchronized output holds a frame (see
     /// ``isHoldingFrame``), that frame, not the update the program is drawing.
     public func snapshot() -> ScreenSnapshot {
-        dispatcher.heldFrame ?? dispatcher.screen.snapshot()
+        var snapshot = dispatcher.heldFrame ?? dispatcher.screen.snapshot()
+        snapshot.theme = dispatcher.theme
+        return snapshot
     }
 
     /// The alternate screen as it was when the program last left it (`ESC [ ? 1049 l` and
@@ -150,7 +152,9 @@ public final class Terminal {
     /// The screen as the program has drawn it so far, held synchronized frame or not (for
     /// diagnostics: waits and snapshots use ``snapshot()``).
     public func drawnSnapshot() -> ScreenSnapshot {
-        dispatcher.screen.snapshot()
+        var snapshot = dispatcher.screen.snapshot()
+        snapshot.theme = dispatcher.theme
+        return snapshot
     }
 
     // MARK: - Mode reports
@@ -161,9 +165,16 @@ public final class Terminal {
     /// What DECRQM (`CSI mode $ p`) answers for an ANSI mode.
     public func ansiModeStatus(_ mode: Int) -> TerminalModeStatus { dispatcher.ansiModeStatus(mode) }
 
-    /// The default foreground colour the terminal reports (OSC 10 `?`): the `#d0d0d0` of the
-    /// harness's pictures.
-    public static let defaultForeground = TerminalColor.rgb(0xD0, 0xD0, 0xD0)
-    /// The default background colour the terminal reports (OSC 11 `?`): `#101010`, dark.
-    public static let defaultBackground = TerminalColor.rgb(0x10, 0x10, 0x10)
+    /// The default foreground colour the terminal reports (OSC 10 `?`) in the dark theme: the
+    /// `#d0d0d0` of the harness's pictures.
+    public static let defaultForeground = TerminalTheme.dark.foreground
+    /// The default background colour the terminal reports (OSC 11 `?`) in the dark theme: `#101010`.
+    public static let defaultBackground = TerminalTheme.dark.background
+
+    /// Light or dark: the colours OSC 10/11 queries are answered with, and the theme its
+    /// snapshots carry (``ScreenSnapshot/theme``) for pictures. Dark unless set.
+    public var theme: TerminalTheme {
+        get { dispatcher.theme }
+        set { dispatcher.theme = newValue }
+    }
 }

@@ -66,6 +66,11 @@ struct CommandArguments {
         options.last { $0.name == name }?.value
     }
 
+    /// Every value of option `name`, in the order given (`--tag a --tag b`).
+    func values(_ name: String) -> [String] {
+        options.filter { $0.name == name }.map(\.value)
+    }
+
     /// Whether flag `name` was given.
     func has(_ name: String) -> Bool {
         options.contains { $0.name == name }

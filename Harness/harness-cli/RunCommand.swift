@@ -6,19 +6,13 @@ import HarnessFlows
 /// path does not exist or flows could not be parsed (nothing ran), 64 for bad usage, 130 or 143
 /// when SIGINT or SIGTERM interrupted it (after writing the files of what finished:
 /// ``RunInterruption``). Under Bazel it follows the test protocol (``BazelTestEnvironment``);
-/// `--list` prints the flows instead of running them.
+/// `--list` prints the flows instead of running them; `--watch` runs them again as their files
+/// change (``FlowWatch``).
 enum RunCommand: Command {
     static let name = "run"
     static let operands = "PATHS..."
     static let summary = "run the .flow files under PATHS (folders or files)"
-    static let options: [CommandOption] = [
-        CommandOption(name: "jobs", value: "N", summary: "flows run at once (default: the number of cores)"),
-        CommandOption(name: "retries", value: "N", summary: "runs a failed flow up to N more times; one that then passes is flaky"),
-        CommandOption(name: "filter", value: "REGEX", summary: "keeps the flows whose relative path the regex matches"),
-        CommandOption(name: "timeout", value: "DURATION", summary: "the waits' limit until a flow's own timeout line (default 10s)"),
-        CommandOption(name: "record", value: "missing|failed|all|never",
-                      summary: "the snapshot record mode (default: HARNESS_RECORD, else missing, never when CI is set or under Bazel)"),
-    ] + SuiteRun.options(cases: "flows") + [
+    static let options: [CommandOption] = FlowSuite.options + SuiteRun.options(cases: "flows") + [
         CommandOption(name: "trace", value: "on|off|retain-on-failure",
                       summary: "on: every flow's timeline and recording in --artifacts; off (default): failed and flaky ones"),
         CommandOption(name: "list", value: nil,
@@ -30,8 +24,8 @@ enum RunCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try parse(arguments)
-        return try await SuiteRun.run(parsed, command: "harness run", listOnly: parsed.has("list")) { context in
-            try FlowSuite(parsed, context: context)
-        }
+        let source = { (context: SuiteRunContext) in try FlowSuite(parsed, context: context) }
+        if parsed.has("watch") { return try await FlowWatch.run(parsed, command: "harness run", source: source) }
+        return try await SuiteRun.run(parsed, command: "harness run", listOnly: parsed.has("list"), source: source)
     }
 }

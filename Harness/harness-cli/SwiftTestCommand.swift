@@ -20,6 +20,8 @@ enum SwiftTestCommand: Command {
     static let options: [CommandOption] = [
         CommandOption(name: "package-path", value: "DIR", summary: "the package (default: the current folder)"),
         CommandOption(name: "swift", value: "PATH", summary: "the swift executable (default: $HARNESS_SWIFT, else swift in PATH)"),
+        CommandOption(name: "tag", value: "NAME", summary: "keeps the Swift Testing tests with this tag (.tags(.NAME)); repeatable: any of them"),
+        CommandOption(name: "skip-tag", value: "NAME", summary: "leaves out the tests with this tag; repeatable"),
     ] + SuiteRun.options(cases: "tests") + [
         CommandOption(name: "timeout", value: "DURATION", summary: "ends swift test after this long (default: no limit)"),
     ]

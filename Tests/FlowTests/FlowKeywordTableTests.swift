@@ -58,6 +58,8 @@ import Harness
         .given: ["given three", "given json fixtures/two.json"],
         .set: ["set greeting=Hi", "set mode="],
         .carrier: ["carrier arguments"],
+        .tag: ["tag smoke", "tag nightly slow-network"],
+        .matrix: ["matrix size=80x24,40x12", "matrix size=80x24 theme=dark,light color=on,off"],
         .stdin: [#"stdin "b\na\n""#, "stdin file input.txt"],
         .stdout: [#"stdout contains "x""#, "stdout matches /^a$/", "stdout equals out.txt", "stdout empty", "stdout snapshot sorted"],
         .stderr: [#"stderr contains "x""#, "stderr empty"],

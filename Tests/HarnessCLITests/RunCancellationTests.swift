@@ -251,7 +251,7 @@ private func readLine(fromFIFO path: String) async throws -> String {
 
 /// `harness ARGUMENTS` running in the background: the test reads its output as it comes,
 /// signals it and waits for its end.
-private final class BackgroundHarness: Sendable {
+final class BackgroundHarness: Sendable {
     private struct Seen {
         var text = ""
         var ended = false

@@ -207,6 +207,38 @@ import Harness
         #expect(failed.attempts.first?.position?.description == "Tests/FakeTests/Fake.swift:2:9")
     }
 
+    /// The test loop's shared options: `--repeat-each` runs `swift test` again, `--last-failed`
+    /// runs the tests that failed in the artifacts folder's last run.
+    @Test func repeatEachAndLastFailedRunTheRightTests() async throws {
+        let fake = try FakeSwift(tests: ["FakeTests.Suite/passes()", "FakeTests.Suite/itFails()"])
+        defer { fake.remove() }
+        let command = ["swift-test", "--swift", fake.executable, "--package-path", fake.package, "--artifacts", "out"]
+        let repeated = try await runHarness(command + ["--repeat-each", "2"], in: fake.folder.path)
+        #expect(try fake.ran().sorted() == ["FakeTests.Suite/itFails()", "FakeTests.Suite/itFails()",
+                                            "FakeTests.Suite/passes()", "FakeTests.Suite/passes()"])
+        #expect(repeated.lastLine == "2 passed, 2 failed", "\(repeated.stdout)\(repeated.stderr)")
+        #expect(repeated.stdout.contains("FakeTests.Suite/itFails() (repeat 2)"))
+        try FileManager.default.removeItem(atPath: fake.folder.path + "/ran.txt")
+        let again = try await runHarness(command + ["--last-failed"], in: fake.folder.path)
+        #expect(try fake.ran() == ["FakeTests.Suite/itFails()"], "\(again.stdout)\(again.stderr)")
+        #expect(again.lastLine == "0 passed, 1 failed")
+    }
+
+    /// `--tag` and `--skip-tag` choose by Swift Testing's tags, which the listing's event stream says.
+    @Test func tagsChooseTheTests() async throws {
+        let fake = try FakeSwift(tests: ["FakeTests.Suite/fast()", "FakeTests.Suite/slow()", "FakeTests.Suite/untagged()"])
+        defer { fake.remove() }
+        try fake.folder.write("FakeTests.Suite/fast() smoke\nFakeTests.Suite/slow() smoke,network\n", at: "tags.txt")
+        let command = ["swift-test", "--swift", fake.executable, "--package-path", fake.package]
+        _ = try await runHarness(command + ["--tag", "smoke", "--skip-tag", "network"], in: fake.folder.path)
+        #expect(try fake.ran() == ["FakeTests.Suite/fast()"])
+        try FileManager.default.removeItem(atPath: fake.folder.path + "/ran.txt")
+        _ = try await runHarness(command + ["--skip-tag", "smoke"], in: fake.folder.path)
+        #expect(try fake.ran() == ["FakeTests.Suite/untagged()"])
+        let none = try await runHarness(command + ["--tag", "nightly"], in: fake.folder.path)
+        #expect(none.status == 1 && none.stderr.contains("no test matches --filter \"tag:nightly\""), "\(none.stderr)")
+    }
+
     @Test func noTestsOrAFilterThatMatchesNothingFailButAnEmptyShardDoesNot() async throws {
         let empty = try FakeSwift(tests: [])
         defer { empty.remove() }

@@ -36,7 +36,8 @@ import TestSupport
             ("TERM", terminal ? "xterm-256color" : "dumb"), ("COLORTERM", terminal ? "truecolor" : "-"),
             ("LANG", "C.UTF-8"), ("LC_ALL", "-"), ("LC_TIME", "-"), ("LANGUAGE", "-"),
         ]
-        values += ProgramEnvironment.removedVariables.map { ($0, "-") }
+        // COLORFGBG is never inherited; in a terminal it says the theme (dark by default).
+        values += ProgramEnvironment.removedVariables.map { ($0, $0 == "COLORFGBG" && terminal ? TerminalTheme.dark.colorFGBG : "-") }
         values.append(("MY_OWN", "kept"))
         return values.map { name, value in "\(name)=[\(overrides[name] ?? value)]" }.joined(separator: " ")
     }
@@ -49,9 +50,11 @@ import TestSupport
         #expect(terminal["TERM"] == "xterm-256color" && terminal["COLORTERM"] == "truecolor" && terminal["LANG"] == "C.UTF-8")
         let pipes = ProgramEnvironment.hermetic(runner, for: .pipes)
         #expect(pipes["TERM"] == "dumb" && pipes["COLORTERM"] == nil && pipes["LANG"] == "C.UTF-8")
+        #expect(terminal["COLORFGBG"] == "15;0" && pipes["COLORFGBG"] == nil)
+        #expect(ProgramEnvironment.hermetic(runner, for: .terminal, theme: .light)["COLORFGBG"] == "0;15")
         for environment in [terminal, pipes] {
             #expect(environment.keys.filter { $0.hasPrefix("LC_") || $0 == "LANGUAGE" }.isEmpty)
-            for name in ProgramEnvironment.removedVariables { #expect(environment[name] == nil, "\(name) leaked") }
+            for name in ProgramEnvironment.removedVariables where name != "COLORFGBG" { #expect(environment[name] == nil, "\(name) leaked") }
             #expect(environment["MY_OWN"] == "kept" && environment["PATH"] == runner["PATH"])
         }
     }
@@ -128,15 +131,18 @@ import TestSupport
         let readme = try Self.table(in: DocumentedExamples.read("README.md", fromTestFile: #filePath))
         let flows = try Self.table(in: DocumentedExamples.read("docs/FLOWS.md", fromTestFile: #filePath))
         #expect(readme == flows)
-        #expect(readme.count == 9)
+        #expect(readme.count == 10)
         func row(_ name: String) -> String { readme.first { $0.names.first == name }?.gets ?? "" }
         #expect(row("HARNESS_SESSION").hasPrefix("under `harness run` and `harness swift-test` only"))
         #expect(row("TERM").hasPrefix("`\(ProgramEnvironment.terminalType)` in a terminal") && row("TERM").contains("`dumb` with `launch pipes`"))
         #expect(row("COLORTERM").hasPrefix("`truecolor` in a terminal") && row("COLORTERM").contains("not set with `launch pipes`"))
         #expect(row("LANG").hasPrefix("`\(ProgramEnvironment.locale)`"))
+        #expect(row("COLORFGBG").contains("`\(TerminalTheme.dark.colorFGBG)` (light on dark, the default) in a terminal, `\(TerminalTheme.light.colorFGBG)` in the light theme"))
         let unset = readme.filter { $0.gets.hasPrefix("not set") }.flatMap(\.names)
-        #expect(Set(unset) == Set(ProgramEnvironment.removedVariables + ["LC_ALL", "LC_*", "LANGUAGE"]))
-        #expect(unset.count == ProgramEnvironment.removedVariables.count + 3)
+        // COLORFGBG is never inherited, and set from the theme.
+        let removed = ProgramEnvironment.removedVariables.filter { $0 != "COLORFGBG" }
+        #expect(Set(unset) == Set(removed + ["LC_ALL", "LC_*", "LANGUAGE"]))
+        #expect(unset.count == removed.count + 3)
         for name in unset where name != "LC_*" { #expect(ProgramEnvironment.isRemoved(name), "\(name)") }
         #expect(!ProgramEnvironment.isRemoved("PATH") && !ProgramEnvironment.isRemoved("HOME"))
     }

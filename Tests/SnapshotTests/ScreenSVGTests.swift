@@ -203,3 +203,24 @@ private final class SVGElements: NSObject, XMLParserDelegate {
         #expect(ScreenSVG.render(ScreenFixtures.colourful(), palette: palette).contains("fill=\"#111111\""))
     }
 }
+
+/// A light terminal's pictures are drawn on its light palette: the colours it reports to the
+/// program (OSC 10/11), from the snapshot's theme unless a palette is given.
+@Suite struct ThemedPictureTests {
+    @Test(arguments: TerminalTheme.allCases)
+    func aPictureUsesTheSnapshotsTheme(theme: TerminalTheme) {
+        let terminal = Terminal(cols: 12, rows: 2)
+        terminal.theme = theme
+        terminal.feed("hello \u{1B}[7minverse\u{1B}[m")
+        let svg = ScreenSVG.render(terminal.snapshot())
+        let palette = TerminalPalette(theme: theme)
+        #expect(palette.defaultBackground == TerminalColor.hex(theme == .light ? 0xF4 : 0x10, theme == .light ? 0xF4 : 0x10,
+                                                               theme == .light ? 0xF4 : 0x10))
+        #expect(svg.contains("<rect width=\"108\" height=\"36\" fill=\"\(palette.defaultBackground)\"/>"))
+        #expect(svg.contains("<g fill=\"\(palette.defaultForeground)\">"))
+        // A masked or cut-out screen keeps its theme.
+        let part = terminal.snapshot().region(ScreenRegion(row: 0, col: 0, width: 5, height: 1))
+        #expect(ScreenSVG.render(part).contains("fill=\"\(palette.defaultBackground)\""))
+        #expect(TerminalPalette(theme: .dark) == .xterm)
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessWire
+import TerminalEmulator
 
 /// How much of the launch-argument protocol (docs/PROTOCOL.md) a program speaks.
 public enum LaunchProtocol: Sendable, Equatable {
@@ -37,6 +38,9 @@ public struct AppLaunch: Sendable {
     package var inheritedEnvironment: [String: String]?
     /// The terminal size at launch.
     public var size: TerminalSize
+    /// Light or dark: the colours the terminal reports (OSC 10/11), the program's `COLORFGBG`
+    /// and the palette of the screen's pictures (default dark).
+    public var theme: TerminalTheme = .dark
     /// The working directory (the harness's own when nil).
     public var workingDirectory: String?
     /// The timeout of waits that do not pass one: the screen's and the output's, and the
@@ -165,7 +169,7 @@ extension AppLaunch {
     /// over it, without ``unsetEnvironment``, with ``environment`` over everything.
     func programEnvironment(adding protocolEnvironment: [String: String] = [:],
                             for output: ProgramEnvironment.Output) -> [String: String] {
-        var result = ProgramEnvironment.hermetic(inheritedEnvironment ?? ProcessInfo.processInfo.environment, for: output)
+        var result = ProgramEnvironment.hermetic(inheritedEnvironment ?? ProcessInfo.processInfo.environment, for: output, theme: theme)
         for name in LaunchVariable.all + [LaunchArgument.tokenEnvironmentVariable] { result[name] = nil }
         result.merge(protocolEnvironment) { _, new in new }
         for name in unsetEnvironment { result[name] = nil }

@@ -2,12 +2,13 @@ import Foundation
 import HarnessWire
 import TerminalEmulator
 
-/// Sample states x terminal sizes x color modes: one auto-named screen snapshot per case.
+/// Sample states x terminal sizes x themes x color modes: one auto-named screen snapshot per case.
 ///
 /// Declare the samples once and pass ``cases`` to a parameterized Swift Testing test; each
 /// case launches the app at its size and color mode, brings it to its sample state (a launch
 /// initial state or a bridge `given` call), waits for the sample's ready text, and snapshots
-/// the screen as `<test>.<Sample>-<cols>x<rows>-<color|nocolor>.txt` (plus the SVG).
+/// the screen as `<test>.<Sample>-<cols>x<rows>-<color|nocolor>.txt` (plus the SVG), with
+/// `-light` before the color mode in the light theme (``TerminalTheme``).
 ///
 /// ```swift
 /// static let matrix = SnapshotMatrix(
@@ -62,31 +63,29 @@ public struct SnapshotMatrix: Sendable {
         case nocolor
     }
 
-    /// One picture: a sample at a size in a color mode.
+    /// One picture: a sample at a size in a theme and a color mode.
     public struct Case: Sendable, Hashable, CustomStringConvertible {
         /// The state.
         public var sample: Sample
         /// The terminal size.
         public var size: TerminalSize
+        /// The terminal's theme (dark unless the matrix names themes).
+        public var theme: TerminalTheme = .dark
         /// The color mode.
         public var colorMode: ColorMode
 
-        /// The snapshot name: `Loaded-80x24-color`.
-        public var name: String { "\(sample.name)-\(size.cols)x\(size.rows)-\(colorMode.rawValue)" }
+        /// The snapshot name: `Loaded-80x24-color`, `Loaded-80x24-light-color`.
+        public var name: String {
+            "\(sample.name)-\(size.cols)x\(size.rows)-" + (theme == .dark ? "" : "\(theme)-") + colorMode.rawValue
+        }
         public var description: String { name }
 
-        /// `launch` adjusted to this case: size, color mode, initial state.
+        /// `launch` adjusted to this case: size, theme, color mode, initial state.
         public func applied(to launch: AppLaunch) -> AppLaunch {
             var launch = launch
             launch.size = size
-            switch colorMode {
-            case .color:
-                launch.environment["NO_COLOR"] = nil
-                launch.unsetEnvironment.insert("NO_COLOR")
-            case .nocolor:
-                launch.environment["NO_COLOR"] = "1"
-                launch.unsetEnvironment.remove("NO_COLOR")
-            }
+            launch.theme = theme
+            launch.allowColor(colorMode == .color)
             switch sample.setup {
             case .initialState(let name): launch.initialState = name
             case .call: launch.launchProtocol = .bridge  // the call goes through the bridge
@@ -110,24 +109,43 @@ public struct SnapshotMatrix: Sendable {
     public var samples: [Sample]
     /// The sizes (default 80x24, 40x12, 132x43).
     public var sizes: [TerminalSize]
+    /// The themes (default dark only).
+    public var themes: [TerminalTheme]
     /// The color modes (default both).
     public var colorModes: [ColorMode]
 
-    /// A matrix of every sample at every size in every color mode.
+    /// A matrix of every sample at every size in every theme and color mode.
     public init(
         samples: [Sample],
         sizes: [TerminalSize] = [TerminalSize(cols: 80, rows: 24), TerminalSize(cols: 40, rows: 12), TerminalSize(cols: 132, rows: 43)],
+        themes: [TerminalTheme] = [.dark],
         colorModes: [ColorMode] = ColorMode.allCases
     ) {
         self.samples = samples
         self.sizes = sizes
+        self.themes = themes
         self.colorModes = colorModes
     }
 
-    /// Every case, in a stable order (sample, size, color mode).
+    /// Every case, in a stable order (sample, size, theme, color mode).
     public var cases: [Case] {
         samples.flatMap { sample in
-            sizes.flatMap { size in colorModes.map { Case(sample: sample, size: size, colorMode: $0) } }
+            sizes.flatMap { size in
+                themes.flatMap { theme in colorModes.map { Case(sample: sample, size: size, theme: theme, colorMode: $0) } }
+            }
+        }
+    }
+}
+
+extension AppLaunch {
+    /// Colour on (`NO_COLOR` unset, also when inherited) or off (`NO_COLOR=1`).
+    package mutating func allowColor(_ allowed: Bool) {
+        if allowed {
+            environment["NO_COLOR"] = nil
+            unsetEnvironment.insert("NO_COLOR")
+        } else {
+            environment["NO_COLOR"] = "1"
+            unsetEnvironment.remove("NO_COLOR")
         }
     }
 }

@@ -93,6 +93,7 @@ public final class TerminalApp: Sendable {
             )
             launchConfiguration.synchronizedOutputLimit = launch.synchronizedOutputLimit
             launchConfiguration.outputLimit = launch.outputLimit
+            launchConfiguration.theme = launch.theme
             let configuration = launchConfiguration
             let session: TerminalSession
             do {

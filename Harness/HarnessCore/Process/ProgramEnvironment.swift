@@ -1,11 +1,13 @@
 import Foundation
+import TerminalEmulator
 
 /// What a launched program's environment holds by default: the runner's, made the same on every
 /// machine.
 ///
 /// The harness emulates one terminal, so the program is told that one, whatever terminal (or
 /// none) the runner has: `TERM=xterm-256color` and `COLORTERM=truecolor` in a terminal,
-/// `TERM=dumb` and no `COLORTERM` on pipes. Variables that force or suppress colour
+/// `TERM=dumb` and no `COLORTERM` on pipes; in a terminal `COLORFGBG` says the terminal's theme
+/// (``TerminalTheme``: `15;0` dark, the default, `0;15` light). Variables that force or suppress colour
 /// (`NO_COLOR`, `FORCE_COLOR`, `CLICOLOR`...), that describe the runner's own terminal
 /// (`TERM_PROGRAM`, `TMUX`, `COLUMNS`...) or its locale (`LC_*`, `LANGUAGE`) are not inherited,
 /// and the locale is `LANG=C.UTF-8`. Everything else (`PATH`, `HOME`, `USER`, `TMPDIR`...) is
@@ -14,7 +16,7 @@ import Foundation
 ///
 /// ```swift
 /// let environment = ProgramEnvironment.hermetic(["TERM": "xterm", "NO_COLOR": "1", "HOME": "/home/me"], for: .terminal)
-/// // ["TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8", "HOME": "/home/me"]
+/// // ["TERM": "xterm-256color", "COLORTERM": "truecolor", "COLORFGBG": "15;0", "LANG": "C.UTF-8", "HOME": "/home/me"]
 /// ```
 public enum ProgramEnvironment {
     /// Where the program's output goes.
@@ -55,15 +57,16 @@ public enum ProgramEnvironment {
 
     /// `inherited` (default: this process's environment) made hermetic for a program whose
     /// output goes to `output`: every ``isRemoved(_:)`` variable left out, then `TERM`,
-    /// `COLORTERM` (terminal only) and `LANG` set.
+    /// `COLORTERM` and `COLORFGBG` (terminal only, the latter from `theme`) and `LANG` set.
     public static func hermetic(
-        _ inherited: [String: String] = ProcessInfo.processInfo.environment, for output: Output
+        _ inherited: [String: String] = ProcessInfo.processInfo.environment, for output: Output, theme: TerminalTheme = .dark
     ) -> [String: String] {
         var result = inherited.filter { !isRemoved($0.key) }
         switch output {
         case .terminal:
             result["TERM"] = terminalType
             result["COLORTERM"] = "truecolor"
+            result["COLORFGBG"] = theme.colorFGBG
         case .pipes:
             result["TERM"] = "dumb"
         }

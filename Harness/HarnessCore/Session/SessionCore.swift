@@ -140,6 +140,7 @@ final class SessionCore: Sendable {
         let now = MonotonicClock.nanoseconds()
         self.launchUptime = now
         let terminal = Terminal(cols: configuration.size.cols, rows: configuration.size.rows)
+        terminal.theme = configuration.theme
         let responses = Responses()
         // Called inside `feed`, so with the lock held.
         terminal.onResponse = { [responses] bytes in responses.bytes += bytes }

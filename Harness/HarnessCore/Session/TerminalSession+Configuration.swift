@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEmulator
 
 extension TerminalSession {
     /// What to launch and how: the program, its arguments, environment, working directory,
@@ -22,6 +23,10 @@ extension TerminalSession {
         public var size: TerminalSize
         /// The timeout of waits that do not pass one.
         public var defaultTimeout: Duration
+        /// Light or dark: the colours the emulator answers OSC 10/11 queries with, and the
+        /// palette of its screen's pictures (``ScreenSnapshot/theme``). The environment's
+        /// `COLORFGBG` is the caller's (``ProgramEnvironment/hermetic(_:for:theme:)``).
+        public var theme: TerminalTheme = .dark
         /// Called on the harness's event loop with every chunk the program writes, in order, after the
         /// screen was updated (`harness record` forwards the output to the user's terminal).
         public var onOutput: (@Sendable ([UInt8]) -> Void)?

@@ -24,8 +24,10 @@ public enum ScreenSVG {
     /// From a cell's top to the baseline of its text, in pixels.
     public static let baseline = 14
 
-    /// The SVG document for `snapshot`, in `palette`'s colors.
-    public static func render(_ snapshot: ScreenSnapshot, palette: TerminalPalette = .xterm) -> String {
+    /// The SVG document for `snapshot`, in `palette`'s colors (default: those of the snapshot's
+    /// theme, ``TerminalPalette/init(theme:)``).
+    public static func render(_ snapshot: ScreenSnapshot, palette: TerminalPalette? = nil) -> String {
+        let palette = palette ?? TerminalPalette(theme: snapshot.theme)
         let width = snapshot.cols * cellWidth
         let height = snapshot.rows * cellHeight
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -50,7 +52,7 @@ public enum ScreenSVG {
 
     /// The SVG document for `snapshot` with `masks` applied first (the same fill as the text snapshot).
     public static func render(
-        _ snapshot: ScreenSnapshot, masks: [SnapshotMask], palette: TerminalPalette = .xterm
+        _ snapshot: ScreenSnapshot, masks: [SnapshotMask], palette: TerminalPalette? = nil
     ) throws(SnapshotError) -> String {
         render(try SnapshotMask.apply(masks, to: snapshot), palette: palette)
     }

@@ -37,10 +37,12 @@ extension SnapshotMask {
                 }
             }
         }
-        return ScreenSnapshot(
+        var masked = ScreenSnapshot(
             cols: screen.cols, rows: screen.rows, cells: cells,
             cursor: screen.cursor, title: screen.title, activeBuffer: screen.activeBuffer
         )
+        masked.theme = screen.theme
+        return masked
     }
 
     /// Replaces cells `range` of a row with `fill`, repairing wide characters cut by the edges.

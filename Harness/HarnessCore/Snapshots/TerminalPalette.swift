@@ -18,11 +18,21 @@ public struct TerminalPalette: Sendable, Hashable {
     }
 
     /// xterm's default colors on a dark background.
-    public static let xterm = TerminalPalette(
-        defaultForeground: "#d0d0d0",
-        defaultBackground: "#101010",
-        basic: xtermBasic
-    )
+    public static let xterm = TerminalPalette(theme: .dark)
+
+    /// xterm's colors with `theme`'s default foreground and background: the colours the
+    /// terminal reports to the program (OSC 10/11), so a picture shows what the program chose
+    /// for that background. Every picture of a screen (SVG, PNG) resolves its colours here.
+    public init(theme: TerminalTheme) {
+        self.init(defaultForeground: Self.hex(theme.foreground) ?? "#d0d0d0",
+                  defaultBackground: Self.hex(theme.background) ?? "#101010", basic: Self.xtermBasic)
+    }
+
+    /// The `#rrggbb` of a truecolor value.
+    private static func hex(_ color: TerminalColor) -> String? {
+        if case let .rgb(r, g, b) = color { return hex(r, g, b) }
+        return nil
+    }
 
     private static let xtermBasic = [
         "#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd", "#e5e5e5",

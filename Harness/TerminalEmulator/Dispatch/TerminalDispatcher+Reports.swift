@@ -55,9 +55,8 @@ extension TerminalDispatcher {
     // MARK: - Colour queries
 
     /// The default foreground (OSC 10), background (OSC 11) and cursor colour (OSC 12) the
-    /// terminal reports: the dark palette the harness draws its pictures with.
-    static let reportedColors: [TerminalColor] = [Terminal.defaultForeground, Terminal.defaultBackground,
-                                                 Terminal.defaultForeground]
+    /// terminal reports: the theme's, which the harness draws its pictures with.
+    var reportedColors: [TerminalColor] { [theme.foreground, theme.background, theme.foreground] }
 
     /// OSC 10/11/12 with `?` arguments: each `?` asks for the colour of its position (`OSC 10 ;
     /// ? ; ?` asks for the foreground and the background, as xterm allows), answered
@@ -68,7 +67,7 @@ extension TerminalDispatcher {
         for (offset, argument) in arguments.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).enumerated() {
             let number = first + offset
             guard number <= 12, argument.elementsEqual([UInt8(ascii: "?")]),
-                  case let .rgb(red, green, blue) = Self.reportedColors[number - 10] else { continue }
+                  case let .rgb(red, green, blue) = reportedColors[number - 10] else { continue }
             respond("\u{1B}]\(number);rgb:\(Self.hex16(red))/\(Self.hex16(green))/\(Self.hex16(blue))\(terminator)")
         }
     }

@@ -14,6 +14,8 @@ struct TerminalDispatcher: TerminalPerformer {
     var heldFrame: ScreenSnapshot?
     /// How many times a frame was held so far (tells one held frame from the next).
     var heldFrameCount = 0
+    /// The theme whose colours OSC 10/11 queries are answered with.
+    var theme = TerminalTheme.dark
 
     init(cols: Int, rows: Int, scrollbackLimit: Int = Scrollback.defaultLimit, printedTextCapacity: Int = 1 << 20) {
         screen = Screen(cols: cols, rows: rows, scrollbackLimit: scrollbackLimit)

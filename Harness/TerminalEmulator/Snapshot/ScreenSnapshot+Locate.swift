@@ -80,8 +80,10 @@ extension ScreenSnapshot {
         let moved = inside
             ? CursorState(row: cursor.row - top, col: cursor.col - left, visible: cursor.visible)
             : CursorState(row: 0, col: 0, visible: false)
-        return ScreenSnapshot(
+        var part = ScreenSnapshot(
             cols: right - left, rows: bottom - top, cells: cells, cursor: moved, title: title, activeBuffer: activeBuffer)
+        part.theme = theme
+        return part
     }
 
     /// The part of the screen `area` covers (see ``region(_:)-(ScreenRegion)``).

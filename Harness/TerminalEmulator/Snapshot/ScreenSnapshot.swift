@@ -18,6 +18,9 @@ public struct ScreenSnapshot: Sendable, Equatable {
     public let title: String
     /// Which screen is shown.
     public let activeBuffer: ScreenBuffer
+    /// The theme of the terminal it was taken from (``Terminal/theme``): the palette pictures
+    /// of it are drawn with. Not compared by `==` (it is how the screen is shown, not what).
+    public var theme = TerminalTheme.dark
     /// The shell's prompts and commands, from its OSC 133 marks, oldest first (the latest
     /// 1,000): see ``ShellCommand``. Empty for a program that sends no marks.
     public var shellCommands: [ShellCommand] { marks.commands }

@@ -3,14 +3,34 @@ import HarnessCore
 import HarnessFlows
 
 /// The flow files under `harness run`'s PATHS, as a suite source (``SuiteSource``): each case
-/// is a flow, named by its path relative to the current folder; they run on a pool of `jobs`
-/// workers (``FlowWorkerPool``), a failed one again up to `retries` times.
+/// is a flow, named by its path relative to the current folder (with its matrix case,
+/// ``FlowMatrix``, and its repetition, ``FlowFile/caseName``); they run on a pool of `jobs`
+/// workers (``FlowWorkerPool``), a failed one again up to `retries` times (``FlowCaseSelection``
+/// says which run).
 struct FlowSuite: SuiteSource {
+    /// `harness run`'s own options, before the shared ones (``SuiteRun/options(cases:)``).
+    static let options: [CommandOption] = [
+        CommandOption(name: "jobs", value: "N", summary: "flows run at once (default: the number of cores)"),
+        CommandOption(name: "retries", value: "N", summary: "runs a failed flow up to N more times; one that then passes is flaky"),
+        CommandOption(name: "retry-isolated", value: nil,
+                      summary: "runs the retries after every flow's first attempt, one at a time on one worker"),
+        CommandOption(name: "filter", value: "REGEX", summary: "keeps the flows whose relative path the regex matches"),
+    ] + FlowCaseSelection.options + [
+        CommandOption(name: "timeout", value: "DURATION", summary: "the waits' limit until a flow's own timeout line (default 10s)"),
+        CommandOption(name: "record", value: "missing|failed|all|never",
+                      summary: "the snapshot record mode (default: HARNESS_RECORD, else missing, never when CI is set or under Bazel)"),
+        CommandOption(name: "watch", value: nil,
+                      summary: "after the run, runs again the flows whose file, fixtures or program changed, until interrupted"),
+    ]
+
     let context: SuiteRunContext
     let paths: [String]
     let filter: String?
     let jobs: Int?
     let retries: Int
+    let retryIsolated: Bool
+    /// Which cases of the flows found run: tags, `--grep`, the matrix, repetitions.
+    let selection: FlowCaseSelection
     /// The flows' environment: the command's, with ``ProductsDirectory`` set.
     let environment: [String: String]
     /// Timelines for the report: only with an artifacts folder.
@@ -31,6 +51,9 @@ struct FlowSuite: SuiteSource {
         filter = parsed.value("filter")
         jobs = try parsed.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         retries = try parsed.integer("retries", in: 0...100) ?? 0
+        retryIsolated = parsed.has("retry-isolated")
+        guard !retryIsolated || retries > 0 else { throw CommandError.usage("--retry-isolated runs the retries: it needs --retries N") }
+        selection = try FlowCaseSelection(parsed, repeatEach: context.repeatEach)
         let timeout = try parsed.duration("timeout", example: "500ms, 5s, 1.5s, 2m") ?? .seconds(10)
         var record: SnapshotRecordMode?
         if let text = parsed.value("record") {
@@ -73,13 +96,21 @@ struct FlowSuite: SuiteSource {
             let matching = filter.map { " matching --filter \($0.debugDescription)" } ?? ""
             throw SuiteSourceError(message: "\(context.command): no flows found under \(paths.joined(separator: " "))\(matching)", status: 1)
         }
-        flows = Dictionary(found.map { ($0.relativePath, $0) }, uniquingKeysWith: { first, _ in first })
-        return found.map(\.relativePath)
+        let cases = selection.cases(of: found, environment: environment, watched: context.watched)
+        guard !cases.isEmpty else {
+            throw SuiteSourceError(message: "\(context.command): no flows under \(paths.joined(separator: " ")) \(selection.emptyReason)", status: 1)
+        }
+        flows = Dictionary(cases.map { ($0.caseName, $0) }, uniquingKeysWith: { first, _ in first })
+        return cases.map(\.caseName)
     }
 
     mutating func prepare(_ selected: [String]) throws {
         do {
             let parsed = try FlowParser.loadAll(selected.compactMap { flows[$0] })
+            let dependencies = zip(selected, parsed).map { name, script in
+                (name, script.dependencies(flowPath: flows[name]?.path ?? "", environment: environment))
+            }
+            context.watched?.remember(Dictionary(dependencies, uniquingKeysWith: { first, _ in first }))
             scripts = Dictionary(zip(selected, parsed), uniquingKeysWith: { first, _ in first })
         } catch {
             throw SuiteSourceError(message: error.description, status: 2)
@@ -97,11 +128,18 @@ struct FlowSuite: SuiteSource {
 
     func run(_ selected: [String], progress: RunProgress, interruption: @escaping @Sendable () -> String) async -> [FlowResult] {
         let (flows, scripts, executor) = (self.flows, self.scripts, self.executor)
-        return await FlowWorkerPool(jobs: jobs ?? 1, retries: retries).run(selected.compactMap { flows[$0] }, job: { flow, attempt in
-            progress.started(flow.relativePath)
-            guard let script = scripts[flow.relativePath] else { return .failed(FlowFailure(message: "not parsed")) }
+        let job: @Sendable (FlowFile, Int) async -> AttemptOutcome = { flow, attempt in
+            progress.started(flow.caseName)
+            guard let script = scripts[flow.caseName] else { return .failed(FlowFailure(message: "not parsed")) }
             return await executor.run(script, flow: flow, attempt: attempt)
-        }, onFinish: progress.flowFinished, interruption: interruption)
+        }
+        let files = selected.compactMap { flows[$0] }
+        guard retryIsolated else {
+            return await FlowWorkerPool(jobs: jobs ?? 1, retries: retries).run(files, job: job, onFinish: progress.flowFinished,
+                                                                              interruption: interruption)
+        }
+        return await FlowWorkerPool(jobs: jobs ?? 1, retries: retries).runRetryingIsolated(
+            files, job: job, onFinish: progress.flowFinished, interruption: interruption)
     }
 
     func recordSnapshots(_ results: [FlowResult]) throws {

@@ -10,15 +10,17 @@ import HarnessFlows
 /// 2. The shared options: `--shard` (touching Bazel's status file when it took Bazel's shard),
 ///    `--durations` and `--plan` (both need `--shard`), `--junit`, `--artifacts` (under Bazel
 ///    inside the undeclared outputs) and `--history`; then the source is made.
-/// 3. The source lists its cases; the shard's part is chosen (``ShardSelection``); with
+/// 3. The source lists its cases (each `--repeat-each` times), `--last-failed` keeps those whose
+///    latest run failed (``RunLoopOptions``); the shard's part is chosen (``ShardSelection``); with
 ///    `listOnly` the names are printed and nothing runs; else the source prepares them and the
 ///    plan is written into the artifacts folder, before anything runs.
 /// 4. The snapshot ledgers start afresh, the cases run under the interruption, with progress
 ///    lines (``RunProgress``), and the ledgers record what ran.
 /// 5. The files (``RunFiles``): JUnit, the history, the report.
 ///
-/// Exit 0 when nothing failed, 1 when a case failed or a file could not be written, the
-/// source's status when it could not list, 64 for bad usage, 128 + the signal when interrupted.
+/// Exit 0 when nothing failed (and, with `--fail-on-flaky`, nothing was flaky), 1 when a case
+/// failed or a file could not be written, the source's status when it could not list, 64 for
+/// bad usage, 128 + the signal when interrupted.
 enum SuiteRun {
     /// The options every sharded run takes; `cases` names what is run (`flows`).
     static func options(cases: String) -> [CommandOption] {
@@ -30,18 +32,21 @@ enum SuiteRun {
             CommandOption(name: "artifacts", value: "DIR", summary:
                 "what failed \(cases) leave (recordings, screens, traces) and the run report index.html (default under Bazel: TEST_UNDECLARED_OUTPUTS_DIR)"),
             CommandOption(name: "history", value: "DIR", summary: "adds the run to a history folder (flaky over time, the report's strips)"),
-        ]
+        ] + RunLoopOptions.options(cases: cases)
     }
 
     /// Runs the suite `makeSource` makes from the shared settings; `command` is the command's
     /// name in messages (`harness run`); `listOnly` prints the shard's cases instead of running them.
+    /// `harness run --watch` runs it again and again with one `interruption`, and `watched`
+    /// (``FlowWatch``).
     static func run<Source: SuiteSource>(
-        _ parsed: CommandArguments, command: String, listOnly: Bool = false,
-        source makeSource: (SuiteRunContext) throws -> Source
+        _ parsed: CommandArguments, command: String, listOnly: Bool = false, interruption: RunInterruption? = nil,
+        watched: WatchedFlows? = nil, source makeSource: (SuiteRunContext) throws -> Source
     ) async throws -> Int32 {
         // From here on SIGINT and SIGTERM end the run in order, and daemons of its programs are
         // reparented to this process, which ends them.
-        let interruption = try RunInterruption(command: command)
+        let interruption = try interruption ?? RunInterruption(command: command)
+        let loop = try RunLoopOptions(parsed)
         AdoptedChildren.adopt()
         defer { AdoptedChildren.endAll() }
         // Bazel's variables, when Bazel runs this as a test: TMPDIR first, before anything reads it.
@@ -73,7 +78,8 @@ enum SuiteRun {
         let artifacts = parsed.value("artifacts").map { FlowPaths.join(outputRoot, $0) } ?? bazel.undeclaredOutputs
         let history = parsed.value("history").map { FlowHistory(directory: FlowPaths.join(currentDirectory, $0)) }
         var source = try makeSource(SuiteRunContext(
-            command: command, currentDirectory: currentDirectory, environment: environment, artifacts: artifacts))
+            command: command, currentDirectory: currentDirectory, environment: environment, artifacts: artifacts,
+            repeatEach: loop.repeatEach, watched: watched))
         defer { source.cleanUp() }
         let startDate = Date()
 
@@ -81,7 +87,11 @@ enum SuiteRun {
         let listed: [String]
         let selection: ShardSelection
         do {
-            listed = try await source.list()
+            listed = try loop.selecting(try await source.list(), history: history, artifacts: artifacts, command: command)
+            guard !listed.isEmpty else {
+                HarnessCLI.printLine("No \(source.caseNoun) failed in the last run: nothing to run (--last-failed)")
+                return 0
+            }
             selection = try ShardSelection(
                 command: command, names: listed, shard: shard,
                 durationsPath: parsed.value("durations").map { FlowPaths.join(currentDirectory, $0) },
@@ -130,6 +140,11 @@ enum SuiteRun {
         progress.stop()
 
         var status = FlowRunSummary(results).exitCode
+        let flaky = results.filter { $0.status == .flaky }
+        if loop.failOnFlaky, !flaky.isEmpty {
+            HarnessCLI.printError("\(command): --fail-on-flaky: \(flaky.count) flaky \(source.caseNoun)\(flaky.count == 1 ? "" : "s") (\(flaky.map(\.path).joined(separator: ", ")))")
+            status = 1
+        }
         do {
             try source.recordSnapshots(results)
         } catch {

@@ -108,4 +108,9 @@ struct SuiteRunContext: Sendable {
     let environment: [String: String]
     /// The artifacts folder (`--artifacts`, else Bazel's undeclared outputs), absolute.
     let artifacts: String?
+    /// How many times each case runs (`--repeat-each`, 1 without it): the source names the
+    /// second and later runs ``FlowFile/caseName`` does.
+    var repeatEach = 1
+    /// With `harness run --watch`: what the runs know of the files each case reads.
+    var watched: WatchedFlows?
 }

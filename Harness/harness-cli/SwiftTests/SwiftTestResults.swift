@@ -27,6 +27,9 @@ package struct SwiftTestResults: Sendable {
     var locations: [String: SourcePosition] = [:]
     /// Why a test was skipped, from the event streams.
     var skipReasons: [String: String] = [:]
+    /// Each Swift Testing test's tags (without the leading `.`), from the event stream's test
+    /// records: `harness swift-test --tag` and `--skip-tag` select by them.
+    var tags: [String: Set<String>] = [:]
     /// The tests the event streams saw start, and those they saw end.
     var started: Set<String> = []
     var ended: Set<String> = []
@@ -67,6 +70,9 @@ package struct SwiftTestResults: Sendable {
                 }
                 if let id = payload.id, payload.isParameterized == true, let cases = payload._testCases {
                     parameterCases[Self.listName(ofStreamID: id)] = cases.map { SwiftTestCase(id: $0.id, displayName: $0.displayName) }
+                }
+                if let id = payload.id, let tags = payload.tags {
+                    self.tags[Self.listName(ofStreamID: id)] = Set(tags.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 })
                 }
             case ("event", "issueRecorded"):
                 guard let id = payload.testID, payload.issue?.isKnown != true else { continue }
@@ -260,6 +266,8 @@ struct EventRecord: Decodable {
         var kind: String?
         var id: String?
         var testID: String?
+        /// A test's Swift Testing tags (`.acceptance`), its suites' included.
+        var tags: [String]?
         var sourceLocation: Location?
         var issue: Issue?
         var messages: [Message]?
@@ -269,6 +277,12 @@ struct EventRecord: Decodable {
         var _testCases: [TestCase]?
         var _testCase: TestCase?
         var _comments: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case kind, id, testID, sourceLocation, issue, messages, isParameterized, instant
+            case _testCases, _testCase, _comments
+            case tags = "_tags"
+        }
     }
 
     struct TestCase: Decodable {

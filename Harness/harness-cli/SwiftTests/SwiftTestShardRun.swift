@@ -45,11 +45,20 @@ package struct SwiftTestShardRun: Sendable {
 
     // MARK: - Listing
 
-    /// The package's tests as `swift test list` names them, narrowed by `--filter`/`--skip`.
+    /// The package's tests as `swift test list` names them, narrowed by `--filter`/`--skip`,
+    /// then to those with one of `tags` (when given) and none of `skippedTags`: Swift Testing's
+    /// tags, read from the event stream the listing writes (`swift test` 6.3 has no tag filter;
+    /// an XCTest test has none).
     /// - Throws: ``SwiftTestShardRunError`` when `swift` cannot be started or the listing fails.
-    package func list() async throws(SwiftTestShardRunError) -> [String] {
+    package func list(tags: Set<String> = [], skippedTags: Set<String> = []) async throws(SwiftTestShardRunError) -> [String] {
+        let stream = tags.isEmpty && skippedTags.isEmpty ? nil : FlowPaths.join(options.workDirectory, "list-events.jsonl")
+        if let stream {
+            try? FileManager.default.createDirectory(atPath: options.workDirectory, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(atPath: stream)
+        }
+        let streamArguments = stream.map { ["--event-stream-output-path", $0, "--event-stream-version", "0"] } ?? []
         var configuration = PipedSession.Configuration(
-            executable: options.swift, arguments: ["test", "list"] + options.arguments.forListing,
+            executable: options.swift, arguments: ["test", "list"] + options.arguments.forListing + streamArguments,
             environment: options.environment, workingDirectory: options.packageDirectory)
         let echo = options.echo
         configuration.onOutput = { stream, bytes in if stream == .standardError { echo(stream, bytes) } }
@@ -65,11 +74,23 @@ package struct SwiftTestShardRun: Sendable {
             throw .cannotList(command: listCommand, reason: "it \(output.status)")
         }
         let all = SwiftTestList.identifiers(in: output.standardOutput)
-        let selected: [String]
+        var selected: [String]
         do {
             selected = try SwiftTestList.select(all, filters: options.arguments.filters, skips: options.arguments.skips)
         } catch {
             throw .badPattern(error.description)
+        }
+        if let stream {
+            var results = SwiftTestResults(packageDirectory: options.packageDirectory)
+            results.readEventStream(FileManager.default.contents(atPath: stream) ?? Data())
+            selected = selected.filter { name in
+                let own = results.tags[name] ?? []
+                return (tags.isEmpty || !own.isDisjoint(with: tags)) && own.isDisjoint(with: skippedTags)
+            }
+            guard !selected.isEmpty else {
+                throw .filterMatchesNothing(filters: tags.sorted().map { "tag:" + $0 }, skips: skippedTags.sorted().map { "tag:" + $0 },
+                                            listed: all.count)
+            }
         }
         guard !selected.isEmpty else {
             if all.isEmpty { throw .noTests(command: listCommand) }

@@ -14,6 +14,12 @@ struct SwiftTestSuite: SuiteSource {
     /// The folder of `swift`'s files when there is no artifacts folder, removed at the end.
     let temporary: String?
 
+    /// How many times the tests run (`--repeat-each`).
+    let repeatEach: Int
+    /// `--tag` and `--skip-tag`: Swift Testing tags the tests are chosen by.
+    let tags: [String]
+    let skippedTags: [String]
+
     var caseNoun: String { "test" }
     var junitSuiteName: String { Self.junitSuiteName }
     var junitFailureType: String { Self.junitFailureType }
@@ -34,6 +40,9 @@ struct SwiftTestSuite: SuiteSource {
             throw CommandError.usage(error.description)
         }
         let timeout = try parsed.duration("timeout", example: "90s or 30m")
+        repeatEach = context.repeatEach
+        tags = parsed.values("tag")
+        skippedTags = parsed.values("skip-tag")
         packageDirectory = FlowPaths.join(context.currentDirectory, parsed.value("package-path") ?? ".")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: packageDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -56,7 +65,7 @@ struct SwiftTestSuite: SuiteSource {
 
     func list() async throws -> [String] {
         do {
-            return try await shardRun.list()
+            return try await shardRun.list(tags: Set(tags), skippedTags: Set(skippedTags))
         } catch {
             let status: Int32 = switch error {
             case .badPattern: 64
@@ -82,11 +91,18 @@ struct SwiftTestSuite: SuiteSource {
         "Shard \(shard) has none of the \(listed) tests: the plan gives them all to the other shards"
     }
 
+    /// Runs `swift test` on `selected` once, or `--repeat-each N` times (the second and later
+    /// runs' results named `NAME (repeat 2)`...), stopping early when interrupted.
     func run(_ selected: [String], progress: RunProgress, interruption: @escaping @Sendable () -> String) async -> [FlowResult] {
-        let results = await shardRun.run(selected, interruption: interruption)
-        // After swift's own output: a line per test (per case of a parameterized test).
-        for (index, result) in results.enumerated() { progress.finished(result, place: (index + 1, results.count)) }
-        return results
+        var all: [FlowResult] = []
+        for repetition in 1...repeatEach where repetition == 1 || !Task.isCancelled {
+            var results = await shardRun.run(selected, interruption: interruption)
+            for index in results.indices { results[index].flow.repetition = repetition }
+            // After swift's own output: a line per test (per case of a parameterized test).
+            for (index, result) in results.enumerated() { progress.finished(result, place: (index + 1, results.count)) }
+            all += results
+        }
+        return all
     }
 
     /// Writes a `ran` line for each test whose source file Swift Testing's event streams in the

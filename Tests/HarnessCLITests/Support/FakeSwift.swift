@@ -4,7 +4,9 @@ import TestSupport
 /// A stand-in for `swift` that `harness swift-test --swift` runs instead of a real (and, nested
 /// in `swift test`, deadlocking) `swift test`. It knows two commands:
 ///
-/// - `swift test list`: prints `tests.txt` of its folder (one name a line) after a build line;
+/// - `swift test list`: prints `tests.txt` of its folder (one name a line) after a build line,
+///   and with `--event-stream-output-path` writes a test record with its tags for each line
+///   `NAME TAG,TAG` of `tags.txt`;
 /// - `swift test ... --filter R... --xunit-output F --event-stream-output-path E`: runs each
 ///   listed test that one of the patterns matches as SwiftPM would: a Swift Testing name
 ///   (ending in `)`) is matched with its source location after it (`NAME/Fake.swift:LINE:2`),
@@ -55,6 +57,15 @@ struct FakeSwift {
         if [ "${1:-}" = list ]; then
             echo "Building for debugging..."
             cat "$here/tests.txt"
+            # With an event stream: a test record per line of tags.txt (`NAME TAG,TAG`), its tags as `.TAG`.
+            while [ $# -gt 0 ]; do
+                if [ "$1" = --event-stream-output-path ] && [ -f "$here/tags.txt" ]; then
+                    while read -r name tags; do
+                        printf '{"kind":"test","payload":{"id":"%s","kind":"function","_tags":[".%s"]}}\n' "$name" "${tags//,/\",\".}"
+                    done < "$here/tags.txt" > "$2"
+                fi
+                shift
+            done
             exit 0
         fi
         filters=() xunit="" events="" parallel=0 count=$#

@@ -92,6 +92,19 @@ import Testing
         #expect(Self.answer(to: query) == expected)
     }
 
+    /// A light terminal answers with its light colours, and its snapshots carry the theme.
+    @Test func aLightTerminalReportsLightColours() {
+        let terminal = Terminal(cols: 10, rows: 5)
+        terminal.theme = .light
+        var answers: [String] = []
+        terminal.onResponse = { answers.append(String(decoding: $0, as: UTF8.self)) }
+        terminal.feed("\(ESC)]10;?;?\u{07}")
+        #expect(answers == ["\(ESC)]10;rgb:1010/1010/1010\u{07}\(ESC)]11;rgb:f4f4/f4f4/f4f4\u{07}"])
+        #expect(terminal.snapshot().theme == .light && terminal.drawnSnapshot().theme == .light)
+        #expect(Terminal(cols: 1, rows: 1).snapshot().theme == .dark)
+        #expect(TerminalTheme.light.colorFGBG == "0;15" && TerminalTheme.dark.colorFGBG == "15;0")
+    }
+
     @Test func theReportedColoursAreTheDefaults() {
         #expect(Terminal.defaultForeground == .rgb(0xD0, 0xD0, 0xD0))
         #expect(Terminal.defaultBackground == .rgb(0x10, 0x10, 0x10))

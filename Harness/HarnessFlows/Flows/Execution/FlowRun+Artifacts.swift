@@ -23,7 +23,7 @@ extension FlowRun {
     /// The files of ``writeArtifacts(failure:)``; only the recording when `recordingOnly`.
     private func writeArtifacts(recordingOnly: Bool) -> FlowArtifacts {
         guard let root = options.artifactsDirectory else { return FlowArtifacts() }
-        var stem = flow.relativePath.hasSuffix(".flow") ? String(flow.relativePath.dropLast(5)) : flow.relativePath
+        var stem = flow.decorated(flow.relativePath.hasSuffix(".flow") ? String(flow.relativePath.dropLast(5)) : flow.relativePath)
         if attempt > 1 { stem += ".attempt\(attempt)" }
         var artifacts = FlowArtifacts()
         func write(_ data: Data, _ suffix: String) -> String? {

@@ -92,7 +92,8 @@ extension FlowRun {
             for stub in script.stubs { try register(stub, on: server) }
             launch.network = server.baseURL
         }
-        return launch
+        // A matrix case's size, theme and colour win over the flow's own lines.
+        return flow.matrixCase?.applied(to: launch) ?? launch
     }
 
     /// Registers one `stub` line.

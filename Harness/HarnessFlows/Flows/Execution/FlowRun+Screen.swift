@@ -210,6 +210,8 @@ extension FlowRun {
     ) async throws {
         let session = try session
         let (mode, artifacts) = try snapshotSettings()
+        // Each matrix case has its own reference: `loaded-40x12-light-nocolor`.
+        let name = flow.matrixCase?.snapshotName(name) ?? name
         let verifier = SnapshotVerifier(
             filePath: snapshotPlace.filePath, function: snapshotPlace.function, name: name, record: mode,
             snapshotDirectory: snapshotPlace.directory, artifactsDirectory: artifacts, owner: snapshotOwner,

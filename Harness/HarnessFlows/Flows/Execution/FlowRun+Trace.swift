@@ -59,7 +59,7 @@ extension FlowRun {
         let messages = (Self.bridgeMessages(of: app, trace: trace) + Self.terminalMessages(of: app?.session, trace: trace))
             .sorted { $0.time < $1.time }
         collector.add(FlowTrace(
-            path: flow.relativePath, attempt: attempt, startDate: trace.startDate, duration: trace.seconds(),
+            path: flow.caseName, attempt: attempt, startDate: trace.startDate, duration: trace.seconds(),
             steps: steps, requests: stubServer.map { trace.requests($0.requests, stubs: $0.stubs) } ?? [], messages: messages,
             recording: app?.session.recording))
     }

@@ -218,7 +218,7 @@ final class FlowRun {
     /// Runs one command.
     func perform(_ command: FlowCommand) async throws {
         switch command {
-        case .app, .env, .size, .clock, .stub, .seed, .set, .carrier:
+        case .app, .env, .size, .clock, .stub, .seed, .set, .carrier, .tag, .matrix:
             break  // read by `launch`
         case .timeout(let duration):
             timeout = duration

@@ -5,11 +5,26 @@ public struct FlowFile: Sendable, Hashable, Comparable, CustomStringConvertible 
     public var path: String
     /// The path relative to the run root (`Tests/Flows/login.flow`), `/`-separated.
     public var relativePath: String
+    /// The matrix case this run of the file is (``FlowMatrix``), nil outside a matrix.
+    public var matrixCase: FlowMatrixCase?
+    /// Which of `harness run --repeat-each N`'s runs this is (1 for the first, and without it).
+    public var repetition = 1
 
     /// Creates a flow file.
     public init(path: String, relativePath: String) {
         self.path = path
         self.relativePath = relativePath
+    }
+
+    /// The name of this run of the file in results, reports, shards and the history: the
+    /// relative path, then the matrix case (`todo.flow[40x12,light,nocolor]`) and the
+    /// repetition after the first (`todo.flow (repeat 2)`).
+    public var caseName: String { decorated(relativePath) }
+
+    /// `name` with the matrix case and the repetition.
+    public func decorated(_ name: String) -> String {
+        let named = matrixCase.map { $0.naming(name) } ?? name
+        return repetition > 1 ? "\(named) (repeat \(repetition))" : named
     }
 
     /// The file name without `.flow` (`login`).
@@ -32,9 +47,9 @@ public struct FlowFile: Sendable, Hashable, Comparable, CustomStringConvertible 
         return folder.isEmpty ? "/" : folder
     }
 
-    /// Ordered by relative path.
-    public static func < (lhs: FlowFile, rhs: FlowFile) -> Bool { lhs.relativePath < rhs.relativePath }
+    /// Ordered by case name.
+    public static func < (lhs: FlowFile, rhs: FlowFile) -> Bool { lhs.caseName < rhs.caseName }
 
-    /// The relative path.
-    public var description: String { relativePath }
+    /// The case name (``caseName``).
+    public var description: String { caseName }
 }

@@ -122,6 +122,10 @@ public enum FlowCommand: Sendable, Equatable {
     case set(key: String, value: String)
     /// `carrier arguments|environment`: where the launch options go (default: the environment).
     case carrier(LaunchCarrier)
+    /// `tag NAME [NAME...]`: names `harness run --tag` and `--skip-tag` select the flow by.
+    case tag([String])
+    /// `matrix AXIS=V1,V2 [AXIS=...]`: the flow runs once per combination (``FlowMatrix``).
+    case matrix(FlowMatrix)
     /// `kill`: end the program's process group now.
     case kill
 
@@ -198,6 +202,8 @@ public enum FlowCommand: Sendable, Equatable {
         case .given(.json(let json)): return Line(.given, "json").json(json)
         case .set(let key, let value): return Line(.set, "\(key)=\(value.isEmpty ? "" : Self.word(value))")
         case .carrier(let carrier): return Line(.carrier, carrier.rawValue)
+        case .tag(let names): return Line(.tag).raw(names)
+        case .matrix(let matrix): return Line(.matrix).raw(matrix.assignments)
         // Runs without a terminal (pipes)
         case .stdin(.text(let text)): return Line(.stdin).quoted(text)
         case .stdin(.file(let file)): return Line(.stdin, "file").file(file)
@@ -228,6 +234,8 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
     case expectClipboard = "expect-clipboard"
     // The bridge's calls and the launch options
     case call, probe, given, set, carrier
+    // Which runs the flow belongs to: tags and the matrix
+    case tag, matrix
     // Runs without a terminal (pipes)
     case stdin, stdout, stderr
 
@@ -362,6 +370,11 @@ public enum FlowKeyword: String, CaseIterable, Sendable {
             return .init(.setup, needs: .launchOptions, .custom("KEY=VALUE", parse: Line.set), "A free-form launch value.")
         case .carrier:
             return .init(.setup, .custom("arguments|environment", parse: Line.carrier), "Where the launch options go.")
+        case .tag:
+            return .init(.setup, .custom("NAME [NAME...]", parse: Line.tag), "Tags that `harness run --tag` and `--skip-tag` select by.")
+        case .matrix:
+            return .init(.setup, .custom("AXIS=V1,V2,... [AXIS=...]", parse: Line.matrix),
+                         "Runs the flow once per combination of size=COLSxROWS,..., theme=dark,light and color=on,off.")
         // Runs without a terminal (pipes)
         case .stdin:
             return .init(.setup, needs: [.pipes, .files], .custom("\"text\"", "file PATH", parse: Line.stdin),

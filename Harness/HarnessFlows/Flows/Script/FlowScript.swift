@@ -102,6 +102,23 @@ public struct FlowScript: Sendable, Equatable {
         return .environment
     }
 
+    /// The tags (`tag` lines), in order, each once.
+    public var tags: [String] {
+        var seen = Set<String>()
+        return steps.flatMap { step -> [String] in
+            if case .tag(let names) = step.command { return names }
+            return []
+        }.filter { seen.insert($0).inserted }
+    }
+
+    /// The flow's own matrix (its `matrix` lines, a later axis over an earlier one).
+    public var matrix: FlowMatrix {
+        steps.reduce(FlowMatrix()) { matrix, step in
+            if case .matrix(let more) = step.command { return matrix.merging(more) }
+            return matrix
+        }
+    }
+
     // MARK: - Runs without a terminal (pipes)
 
     /// Whether the program is launched with pipes (`launch pipes`) rather than in a terminal.

@@ -63,7 +63,7 @@ extension JUnitTestCase {
         self.init(
             classname: classname,
             name: result.name,
-            file: result.path,
+            file: result.flow.relativePath,  // the file, whatever its matrix case or repetition
             time: result.duration.flowSeconds,
             result: verdict,
             flakyFailures: flaky,

@@ -131,10 +131,10 @@ public struct FlowResult: Sendable, Hashable {
         self.parentTest = parentTest
     }
 
-    /// The flow's name (file name without `.flow`); a test case's is its test's function and
-    /// its arguments (`test(_:) [login.flow]`).
+    /// The flow's name (file name without `.flow`, with its matrix case and repetition); a test
+    /// case's is its test's function and its arguments (`test(_:) [login.flow]`).
     public var name: String {
-        guard let parentTest, path.hasPrefix(parentTest) else { return flow.name }
+        guard let parentTest, path.hasPrefix(parentTest) else { return flow.decorated(flow.name) }
         return FlowFile(path: parentTest, relativePath: parentTest).name + path.dropFirst(parentTest.count)
     }
 
@@ -143,8 +143,8 @@ public struct FlowResult: Sendable, Hashable {
     public var folder: String {
         parentTest.map { FlowFile(path: $0, relativePath: $0).folder } ?? flow.folder
     }
-    /// The flow's relative path.
-    public var path: String { flow.relativePath }
+    /// The flow's relative path, with its matrix case and repetition (``FlowFile/caseName``).
+    public var path: String { flow.caseName }
 
     /// Passed (first attempt), flaky (a later one), skipped, or failed.
     public var status: FlowStatus {
