@@ -1,0 +1,36 @@
+import Foundation
+import HarnessSystem
+import TerminalEmulator
+
+/// PNG pictures of a screen snapshot (``ScreenRasterizer`` over GNU Unifont, ``PNGEncoder``):
+/// what a failure leaves beside its SVG, for places that show no SVG (a pull request's body,
+/// a chat, an issue tracker).
+///
+/// ```swift
+/// let png = try ScreenPNG.render(terminal.snapshot())
+/// ```
+package enum ScreenPNG {
+    /// The PNG of `snapshot` in `palette`'s colors, drawn with `font` (by default the one
+    /// ``UnifontFont/load(path:environment:)`` finds).
+    package static func render(
+        _ snapshot: ScreenSnapshot, palette: TerminalPalette = .xterm, font: UnifontFont? = nil
+    ) throws(PictureError) -> [UInt8] {
+        var rasterizer = ScreenRasterizer(font: try font ?? UnifontFont.load(), palette: palette)
+        return PNGEncoder.encode(rasterizer.raster(of: snapshot))
+    }
+
+    private static let warned = Locked(false)
+
+    /// The PNG a failure leaves, or nil when there is no font: then the first failure of the
+    /// process says why on standard error (the SVG and the text are left as always).
+    package static func failurePicture(of snapshot: ScreenSnapshot, palette: TerminalPalette = .xterm) -> [UInt8]? {
+        do {
+            return try render(snapshot, palette: palette)
+        } catch {
+            if !warned.withLock({ warned in defer { warned = true }; return warned }) {
+                FileHandle.standardError.write(Data("harness: no PNG of the screen: \(error)\n".utf8))
+            }
+            return nil
+        }
+    }
+}
