@@ -2,7 +2,7 @@ import Foundation
 import HarnessCore
 import HarnessFlows
 
-/// `harness render FILE.cast --gif OUT.gif [--png OUT.png] [--png-at SECONDS]`: draws an
+/// `harness render FILE.cast --gif OUT.gif [--png OUT.png] [--png-at SECONDS] ...`: draws an
 /// asciicast v2 recording (a flow's `.cast`, asciinema's) as an animated GIF and/or the PNG of
 /// its screen at a time, over GNU Unifont (``RecordingPictures``): a demo for a README from
 /// any recording, with no browser.
@@ -14,7 +14,9 @@ enum RenderCommand: Command {
         CommandOption(name: "gif", value: "OUT.gif", summary: "writes the recording as an animated GIF"),
         CommandOption(name: "png", value: "OUT.png", summary: "writes the screen as a PNG (at the end, or at --png-at)"),
         CommandOption(name: "png-at", value: "SECONDS", summary: "the time of the PNG's screen (default: the end)"),
+        CommandOption(name: "until", value: "SECONDS", summary: "draws the recording up to this time (default: its end)"),
         CommandOption(name: "max-idle", value: "SECONDS", summary: "shortens the GIF's pauses to this (default: the recording's idle_time_limit)"),
+        CommandOption(name: "min-delay", value: "SECONDS", summary: "shows each GIF frame at least this long (a fast program's demo made readable)"),
         CommandOption(name: "font", value: "FILE.hex", summary: "GNU Unifont's .hex (default: \(UnifontFont.environmentVariable), else /usr/share/unifont/unifont.hex)"),
     ]
 
@@ -29,7 +31,9 @@ enum RenderCommand: Command {
         guard pngTime == nil || pngPath != nil else { throw CommandError.usage("--png-at says when the PNG is taken: it needs --png OUT.png") }
         let maximumIdle = try parsed.seconds("max-idle")
         guard maximumIdle.map({ $0 > 0 }) ?? true else { throw CommandError.usage("--max-idle must be more than 0 seconds") }
-        let cast: Asciicast
+        let timing = RecordingPictures.Timing(maximumIdle: maximumIdle, minimumDelay: try parsed.seconds("min-delay") ?? 0)
+        let until = try parsed.seconds("until")
+        var cast: Asciicast
         let font: UnifontFont
         do {
             cast = try AsciicastReader.read(path: file)
@@ -37,8 +41,9 @@ enum RenderCommand: Command {
         } catch {
             throw CommandError.failure("\(error)")
         }
+        if let until { cast.events = cast.events.filter { $0.time <= until } }
         if let gifPath {
-            let gif = RecordingPictures.gif(of: cast, font: font, timing: .init(maximumIdle: maximumIdle))
+            let gif = RecordingPictures.gif(of: cast, font: font, timing: timing)
             try write(gif.bytes, to: gifPath)
             HarnessCLI.printLine("\(gifPath): \(gif.frames) frames, \(gif.bytes.count) bytes")
         }

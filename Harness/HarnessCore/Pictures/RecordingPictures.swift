@@ -5,8 +5,8 @@ import TerminalEmulator
 ///
 /// A GIF frame is drawn every time the screen changed, at most once per ``Timing/frameInterval``
 /// (the output of one interval shows as one frame); each frame lasts until the next, a pause
-/// at most ``Timing/maximumIdle`` (the recording's own `idle_time_limit` unless given), and the
-/// last frame ``Timing/finalHold``.
+/// at most ``Timing/maximumIdle`` (the recording's own `idle_time_limit` unless given) and at
+/// least ``Timing/minimumDelay``, and the last frame ``Timing/finalHold``.
 ///
 /// ```swift
 /// let font = try UnifontFont.load()
@@ -20,12 +20,15 @@ package enum RecordingPictures {
         /// The longest a frame shows before the next, in seconds; nil for the recording's own
         /// limit (`idle_time_limit`), or none.
         package var maximumIdle: Double?
+        /// The shortest a frame shows, in seconds: a demo of a fast program made readable.
+        package var minimumDelay = 0.0
         /// How long the last frame shows before the animation loops, in seconds.
         package var finalHold = 2.0
 
         /// The default timing: 25 frames a second at most, pauses as recorded, 2 s on the end.
-        package init(maximumIdle: Double? = nil) {
+        package init(maximumIdle: Double? = nil, minimumDelay: Double = 0) {
             self.maximumIdle = maximumIdle
+            self.minimumDelay = minimumDelay
         }
     }
 
@@ -45,6 +48,7 @@ package enum RecordingPictures {
             if let shown {
                 var seconds = time - shown.time
                 if let idle { seconds = min(seconds, idle) }
+                seconds = max(seconds, timing.minimumDelay)
                 gif.add(shown.raster, delay: max(2, Int((seconds * 100).rounded())))
             }
             shown = (raster, time)

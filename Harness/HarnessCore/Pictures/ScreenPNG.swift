@@ -15,7 +15,9 @@ package enum ScreenPNG {
     package static func render(
         _ snapshot: ScreenSnapshot, palette: TerminalPalette = .xterm, font: UnifontFont? = nil
     ) throws(PictureError) -> [UInt8] {
-        var rasterizer = ScreenRasterizer(font: try font ?? UnifontFont.load(), palette: palette)
+        let chosen: UnifontFont
+        if let font { chosen = font } else { chosen = try UnifontFont.load() }
+        var rasterizer = ScreenRasterizer(font: chosen, palette: palette)
         return PNGEncoder.encode(rasterizer.raster(of: snapshot))
     }
 

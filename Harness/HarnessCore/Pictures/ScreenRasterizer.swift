@@ -42,7 +42,9 @@ package struct ScreenRasterizer {
             for col in 0..<snapshot.cols {
                 let cell = grid[row][col]
                 let style = CellStyle(cell.attributes, palette: palette)
-                var ink = color(style.foreground), paper = style.background.map(color) ?? background
+                var ink = color(style.foreground)
+                var paper = background
+                if let hex = style.background { paper = color(hex) }
                 if let cursor, cursor.row == row, (cursor.col..<cursor.col + cursor.span).contains(col) { swap(&ink, &paper) }
                 if style.drawn.dim { ink = Self.blend(ink, paper) }
                 raster.fill(x: col * Self.cellWidth, y: row * Self.cellHeight, width: Self.cellWidth, height: Self.cellHeight, color: paper)

@@ -38,8 +38,11 @@ package struct UnifontFont: Sendable {
         return font
     }
 
-    /// The path ``load(path:environment:)`` reads.
-    package static func locate(path: String?, environment: [String: String]) throws(PictureError) -> String {
+    /// The path ``load(path:environment:)`` reads: `path`, else ``environmentVariable``'s,
+    /// else the first of `searchPaths` that can be read.
+    package static func locate(
+        path: String?, environment: [String: String], searchPaths: [String] = searchPaths
+    ) throws(PictureError) -> String {
         if let path, !path.isEmpty { return path }
         if let path = environment[environmentVariable], !path.isEmpty { return path }
         if let found = searchPaths.first(where: { FileManager.default.isReadableFile(atPath: $0) }) { return found }
