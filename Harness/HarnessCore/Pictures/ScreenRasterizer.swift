@@ -39,15 +39,20 @@ package struct ScreenRasterizer {
         let grid = snapshot.cells
         let cursor = cursorCell(snapshot)
         for row in 0..<snapshot.rows {
+            // Backgrounds first: a wide character's glyph spans the next cell, drawn after it.
+            var inks: [(ink: UInt32, style: CellStyle)] = []
             for col in 0..<snapshot.cols {
-                let cell = grid[row][col]
-                let style = CellStyle(cell.attributes, palette: palette)
+                let style = CellStyle(grid[row][col].attributes, palette: palette)
                 var ink = color(style.foreground)
                 var paper = background
                 if let hex = style.background { paper = color(hex) }
                 if let cursor, cursor.row == row, (cursor.col..<cursor.col + cursor.span).contains(col) { swap(&ink, &paper) }
                 if style.drawn.dim { ink = Self.blend(ink, paper) }
                 raster.fill(x: col * Self.cellWidth, y: row * Self.cellHeight, width: Self.cellWidth, height: Self.cellHeight, color: paper)
+                inks.append((ink, style))
+            }
+            for col in 0..<snapshot.cols {
+                let cell = grid[row][col], (ink, style) = inks[col]
                 guard cell.width > 0, !style.hidden else { continue }
                 let span = min(max(1, cell.width), snapshot.cols - col) * Self.cellWidth
                 draw(cell.character, style: style.drawn, ink: ink, x: col * Self.cellWidth, y: row * Self.cellHeight, span: span, into: &raster)
