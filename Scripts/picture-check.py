@@ -247,7 +247,7 @@ def main(argv):
             raise Bad("%d cells differ:\n%s" % (len(problems), "\n".join(problems[:20])))
         print(json.dumps({"cells": sum(len(line) for line in screen["rows"]), "differ": 0}))
         return 0
-    except Bad as problem:
+    except (Bad, OSError) as problem:
         print("%s: %s" % (argv[2], problem), file=sys.stderr)
         return 1
 

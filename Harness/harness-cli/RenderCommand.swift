@@ -15,6 +15,7 @@ enum RenderCommand: Command {
         CommandOption(name: "png", value: "OUT.png", summary: "writes the screen as a PNG (at the end, or at --png-at)"),
         CommandOption(name: "png-at", value: "SECONDS", summary: "the time of the PNG's screen (default: the end)"),
         CommandOption(name: "until", value: "SECONDS", summary: "draws the recording up to this time (default: its end)"),
+        CommandOption(name: "until-last-key", value: nil, summary: "draws the recording up to its last key (a demo without the quit and the screen after)"),
         CommandOption(name: "max-idle", value: "SECONDS", summary: "shortens the GIF's pauses to this (default: the recording's idle_time_limit)"),
         CommandOption(name: "min-delay", value: "SECONDS", summary: "shows each GIF frame at least this long (a fast program's demo made readable)"),
         CommandOption(name: "font", value: "FILE.hex", summary: "GNU Unifont's .hex (default: \(UnifontFont.environmentVariable), else /usr/share/unifont/unifont.hex)"),
@@ -42,6 +43,9 @@ enum RenderCommand: Command {
             throw CommandError.failure("\(error)")
         }
         if let until { cast.events = cast.events.filter { $0.time <= until } }
+        if parsed.has("until-last-key"), let last = cast.events.lastIndex(where: { $0.kind == .input }) {
+            cast.events.removeSubrange(last...)
+        }
         if let gifPath {
             let gif = RecordingPictures.gif(of: cast, font: font, timing: timing)
             try write(gif.bytes, to: gifPath)

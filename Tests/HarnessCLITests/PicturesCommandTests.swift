@@ -18,6 +18,7 @@ import Testing
             launch
             expect "one"
             type "go"
+            expect "go"
             press enter
             expect "two"
             """, at: "suite/pass.flow")
@@ -29,20 +30,23 @@ import Testing
             timeout 200ms
             expect "the right text"
             """, at: "suite/fail.flow")
-        let output = try await runHarness(["run", "suite", "--gif", "--artifacts", "out"], in: fixture.folder)
+        let output = try await runHarness(["run", "suite", "--gif", "--trace", "on", "--artifacts", "out"], in: fixture.folder)
         #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
         let out = fixture.folder + "/out/suite/"
         let pass = try await PictureCheck.summary("gif", of: out + "pass.gif")
-        #expect((pass["frames"] as? Int ?? 0) >= 2)
+        // The screens the flow typed on ("one", then "go" echoed) and the end, each at least
+        // 0.25 s (the output after the last key may come in more than one frame).
+        #expect((pass["frames"] as? Int ?? 0) >= 3)
+        #expect((pass["delays"] as? [Int] ?? []).allSatisfy { $0 >= 25 })
         #expect(pass["loop"] as? Int == 0)
         #expect(pass["width"] as? Int == 80 * 8)
-        #expect(try await PictureCheck.differences(of: out + "pass.gif", from: RecordingPictures.screen(of: AsciicastReader.read(path: out + "pass.cast"))) == nil)
+        try await PictureCheck.requireSame(out + "pass.gif", as: RecordingPictures.screen(of: AsciicastReader.read(path: out + "pass.cast")))
         #expect(FileManager.default.fileExists(atPath: out + "fail.gif"))
 
         let png = try await PictureCheck.summary("png", of: out + "fail.screen.png")
         #expect(png["width"] as? Int == 30 * 8)
         #expect(png["height"] as? Int == 4 * 16)
-        #expect(try await PictureCheck.differences(of: out + "fail.screen.png", from: RecordingPictures.screen(of: AsciicastReader.read(path: out + "fail.cast"))) == nil)
+        try await PictureCheck.requireSame(out + "fail.screen.png", as: RecordingPictures.screen(of: AsciicastReader.read(path: out + "fail.cast")))
         #expect(FileManager.default.fileExists(atPath: out + "fail.screen.svg"))
     }
 
@@ -59,28 +63,35 @@ import Testing
         #expect(noFont.stderr.contains("--gif: cannot read the font /nonexistent/unifont.hex"), "\(noFont.stderr)")
     }
 
-    /// A bundled todo flow's recording drawn by `harness render`: the PNG of the loaded list and
-    /// the GIF's last frame match the screens replayed from the recording, cell by cell.
-    @Test func renderDrawsATodoFlowsRecording() async throws {
+    /// docs/PICTURES.md's two commands, run as written (into a temporary folder): a bundled todo
+    /// flow's recording drawn by `harness render`. The GIF's last frame and a PNG of the loaded
+    /// list match the screens replayed from the recording, cell by cell.
+    @Test func renderDrawsATodoFlowsRecordingAsTheDocsSay() async throws {
+        let docs = try DocumentedExamples.read("docs/PICTURES.md", fromTestFile: #filePath)
+        let block = try #require(DocumentedExamples.blocks(in: docs, document: "docs/PICTURES.md", language: "sh").first)
+        let commands = block.lines.map { $0.split(separator: " ").map(String.init) }
+        try #require(commands.count == 2 && commands.allSatisfy { $0.starts(with: ["swift", "run", "harness"]) })
         try await withTemporaryDirectory { folder in
-            let artifacts = folder.path + "/artifacts"
-            let run = try await runHarness(["run", "Tests/Flows/loaded.flow", "--trace", "on", "--artifacts", artifacts], in: Self.root)
-            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-            let castPath = artifacts + "/Tests/Flows/loaded.cast"
+            let rewrite = { (word: String) in
+                word.replacingOccurrences(of: ".build/demo", with: folder.path + "/demo").replacingOccurrences(of: "docs/todo.gif", with: folder.path + "/todo.gif")
+            }
+            for command in commands {
+                let output = try await runHarness(command.dropFirst(3).map(rewrite), in: Self.root)
+                #expect(output.status == 0, "\(command.joined(separator: " ")): \(output.stdout)\(output.stderr)")
+            }
+            let castPath = folder.path + "/demo/Tests/Flows/try-again.cast", gif = folder.path + "/todo.gif"
             let cast = try AsciicastReader.read(path: castPath)
-            let loaded = try #require(cast.events.map(\.time).first { RecordingPictures.screen(of: cast, at: $0).lines.contains { $0.contains("Todos (25)") } })
-            let gif = folder.path + "/todo.gif", png = folder.path + "/todo.png"
-            let output = try await runHarness(
-                ["render", castPath, "--gif", gif, "--png", png, "--png-at", "\(loaded)", "--until", "\(loaded)", "--min-delay", "0.5"],
-                in: folder.path)
-            #expect(output.status == 0, "\(output.stderr)")
-            #expect(output.stdout.contains("\(gif): "), "\(output.stdout)")
             let summary = try await PictureCheck.summary("gif", of: gif)
-            #expect((summary["frames"] as? Int ?? 0) >= 2)
-            #expect((summary["delays"] as? [Int] ?? []).allSatisfy { $0 >= 50 })
-            let screen = RecordingPictures.screen(of: cast, at: loaded)
-            #expect(try await PictureCheck.differences(of: png, from: screen) == nil)
-            #expect(try await PictureCheck.differences(of: gif, from: screen) == nil)
+            #expect((summary["frames"] as? Int ?? 0) >= 3)
+            #expect((summary["delays"] as? [Int] ?? []).allSatisfy { $0 >= 100 })
+            let lastKey = try #require(cast.events.last { $0.kind == .input }).time
+            try await PictureCheck.requireSame(gif, as: RecordingPictures.screen(of: cast, at: lastKey.nextDown))
+
+            let loaded = try #require(cast.events.map(\.time).first { RecordingPictures.screen(of: cast, at: $0).lines.contains { $0.contains("Todos (25)") } })
+            let png = folder.path + "/todo.png"
+            let output = try await runHarness(["render", castPath, "--png", png, "--png-at", "\(loaded)"], in: folder.path)
+            #expect(output.status == 0, "\(output.stderr)")
+            try await PictureCheck.requireSame(png, as: RecordingPictures.screen(of: cast, at: loaded))
         }
     }
 

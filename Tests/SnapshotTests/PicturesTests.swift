@@ -29,8 +29,7 @@ import Testing
             #expect(summary["width"] as? Int == screen.cols * 8)
             #expect(summary["height"] as? Int == screen.rows * 16)
             #expect(summary["chunks"] as? [String] == ["IHDR", "PLTE", "IDAT", "IEND"])
-            let differences = try await PictureCheck.differences(of: path, from: screen)
-            #expect(differences == nil)
+            try await PictureCheck.requireSame(path, as: screen)
         }
     }
 
@@ -114,7 +113,7 @@ import Testing
             #expect(summary["delays"] as? [Int] == [50, 100, 800 + 200])
             #expect(summary["loop"] as? Int == 0)
             #expect(summary["width"] as? Int == 160)
-            #expect(try await PictureCheck.differences(of: path, from: RecordingPictures.screen(of: cast)) == nil)
+            try await PictureCheck.requireSame(path, as: RecordingPictures.screen(of: cast))
 
             var timing = RecordingPictures.Timing(maximumIdle: 0.5)
             timing.finalHold = 1

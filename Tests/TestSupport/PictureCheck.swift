@@ -30,9 +30,18 @@ public enum PictureCheck {
         return output.status == 0 ? nil : output.stderr + output.stdout
     }
 
+    /// Throws the script's message unless the picture at `path` (a PNG, or a GIF's last frame)
+    /// shows `snapshot` drawn in `palette`, every pixel of every cell.
+    public static func requireSame(_ path: String, as snapshot: ScreenSnapshot, palette: TerminalPalette = .xterm) async throws {
+        if let differences = try await differences(of: path, from: snapshot, palette: palette) {
+            throw CheckFailure(message: differences)
+        }
+    }
+
     /// The script's description of `snapshot`: each cell's character, width, colors (inverse
-    /// and a visible cursor applied), bold and underline (dim, italic, strikethrough and hidden
-    /// text are not described: screens compared this way have none). Written here from the palette's
+    /// and a visible cursor applied), bold and underline (dim text is expected half way to
+    /// its background; italic, strikethrough and hidden text are not described: screens compared
+    /// this way have none). Written here from the palette's
     /// table, apart from the rasterizer's own resolution, so a wrong color in either shows.
     public static func cellsJSON(_ snapshot: ScreenSnapshot, palette: TerminalPalette = .xterm) -> String {
         let grid = snapshot.cells
@@ -51,6 +60,7 @@ public enum PictureCheck {
                 var bg = palette.hex(attributes.background) ?? palette.defaultBackground
                 if attributes.inverse { swap(&fg, &bg) }
                 if cursor.contains([row, col]) { swap(&fg, &bg) }
+                if attributes.dim { fg = halfway(fg, bg) }
                 return ["text": cell.character, "width": cell.width, "fg": fg, "bg": bg,
                         "bold": attributes.bold, "underline": attributes.underline]
             })
@@ -58,6 +68,13 @@ public enum PictureCheck {
         let object: [String: Any] = ["cellWidth": 8, "cellHeight": 16, "rows": rows]
         let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `#rrggbb` half way between two colors, each channel rounded down.
+    static func halfway(_ a: String, _ b: String) -> String {
+        let x = UInt32(a.dropFirst(), radix: 16) ?? 0, y = UInt32(b.dropFirst(), radix: 16) ?? 0
+        let channels = [16, 8, 0].map { shift in UInt8(((x >> UInt32(shift) & 0xFF) + (y >> UInt32(shift) & 0xFF)) / 2) }
+        return TerminalColor.hex(channels[0], channels[1], channels[2])
     }
 
     /// A check that could not run.

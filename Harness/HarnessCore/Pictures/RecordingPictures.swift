@@ -4,7 +4,8 @@ import TerminalEmulator
 /// GIF of the whole of it, or a PNG of the screen at a time.
 ///
 /// A GIF frame is drawn every time the screen changed, at most once per ``Timing/frameInterval``
-/// (the output of one interval shows as one frame); each frame lasts until the next, a pause
+/// (the output of one interval shows as one frame), and before each input event (the screen a
+/// key was pressed on, even when the program answered within the interval); each frame lasts until the next, a pause
 /// at most ``Timing/maximumIdle`` (the recording's own `idle_time_limit` unless given) and at
 /// least ``Timing/minimumDelay``, and the last frame ``Timing/finalHold``.
 ///
@@ -24,6 +25,10 @@ package enum RecordingPictures {
         package var minimumDelay = 0.0
         /// How long the last frame shows before the animation loops, in seconds.
         package var finalHold = 2.0
+
+        /// The timing of `harness run --gif`: a flow presses its keys within milliseconds, so
+        /// each frame shows at least a quarter of a second.
+        package static let flowRun = Timing(minimumDelay: 0.25)
 
         /// The default timing: 25 frames a second at most, pauses as recorded, 2 s on the end.
         package init(maximumIdle: Double? = nil, minimumDelay: Double = 0) {
@@ -54,7 +59,14 @@ package enum RecordingPictures {
             shown = (raster, time)
         }
         for event in cast.events {
-            guard let change = change(of: event) else { continue }
+            guard let change = change(of: event) else {
+                // A key pressed: the screen before it is a frame of its own, however soon.
+                if event.kind == .input, let start = batchStart {
+                    draw(at: start)
+                    batchStart = nil
+                }
+                continue
+            }
             if let start = batchStart, event.time - start >= timing.frameInterval {
                 draw(at: start)
                 batchStart = nil

@@ -49,10 +49,11 @@ extension FlowRun {
     }
 
     /// With `harness run --gif`, writes the attempt's recording as an animated GIF,
-    /// `<flow path without .flow>.gif` under the artifacts folder (`.attemptN.gif` after the first).
+    /// `<flow path without .flow>.gif` under the artifacts folder (`.attemptN.gif` after the
+    /// first), each frame shown at least a quarter of a second (``RecordingPictures/Timing/flowRun``).
     func writeAnimation() {
         guard let font = options.gifFont, let app else { return }
-        _ = write(Data(RecordingPictures.gif(of: app.session.recording.asciicastRecording, font: font).bytes), ".gif")
+        _ = write(Data(RecordingPictures.gif(of: app.session.recording.asciicastRecording, font: font, timing: .flowRun).bytes), ".gif")
     }
 
     /// Writes `data` to `<flow path without .flow>[.attemptN]<suffix>` under the artifacts
