@@ -101,6 +101,12 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "PictureBenchmark",
+            dependencies: ["HarnessCore", "HarnessSystem"],
+            path: "Benchmarks/PictureBenchmark"
+        ),
+
+        .executableTarget(
             name: "AcceptanceBenchmark",
             dependencies: ["HarnessCore", "Stubs", "TerminalEmulator"],
             path: "Benchmarks/AcceptanceBenchmark",

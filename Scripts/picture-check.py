@@ -11,10 +11,11 @@ struct), independently of the Swift encoders, and checks them.
                                            pixel with FILE's (a PNG, or a GIF's last frame)
 
 SCREEN.json: {"cellWidth": 8, "cellHeight": 16, "rows": [[{"text": "a", "width": 1,
-"fg": "#d0d0d0", "bg": "#101010", "bold": false, "underline": false}, ...], ...]}: each cell's
-character, its width (2 for a wide character, 0 for its right half), its colors after inverse
-(and the cursor's inversion), and whether it is bold (drawn one pixel thicker) or underlined
-(its bottom row). Each summary is one JSON line;
+"fg": "#d0d0d0", "bg": "#101010", "bold": false, ...}, ...], ...]}: each cell's character, its
+width (2 for a wide character, 0 for its right half), its colors after inverse, dim and the
+cursor's inversion, and its flags: bold (drawn one pixel thicker), italic (the top half one
+pixel to the right), underline (its bottom row), strikethrough (its middle row), hidden (its
+background only). Each summary is one JSON line;
 a problem exits 1 with a message naming it.
 """
 import json
@@ -108,11 +109,7 @@ def gif(data):
         if block == 0x21:
             label = data[pos + 1]
             pos += 2
-            payload = b""
-            while data[pos]:
-                payload += data[pos + 1:pos + 1 + data[pos]]
-                pos += 1 + data[pos]
-            pos += 1
+            payload, pos = subblocks(data, pos)
             if label == 0xF9:
                 (delay,) = struct.unpack("<H", payload[1:3])
             elif label == 0xFF and payload[:11] == b"NETSCAPE2.0":
@@ -127,11 +124,7 @@ def gif(data):
                 pos += 3 * size
             minimum = data[pos]
             pos += 1
-            codes = b""
-            while data[pos]:
-                codes += data[pos + 1:pos + 1 + data[pos]]
-                pos += 1 + data[pos]
-            pos += 1
+            codes, pos = subblocks(data, pos)
             pixels = lzw(codes, minimum)
             if len(pixels) < w * h:
                 raise Bad("frame %d holds %d pixels, expected %d" % (len(delays), len(pixels), w * h))
@@ -147,6 +140,17 @@ def gif(data):
     summary = {"format": "gif", "width": width, "height": height, "frames": len(delays), "delays": delays,
                "loop": loop, "colors": len(table)}
     return summary, canvas
+
+
+def subblocks(data, pos):
+    """The bytes of the data sub-blocks starting at pos, and where they end."""
+    joined = b""
+    while pos < len(data) and data[pos]:
+        joined += data[pos + 1:pos + 1 + data[pos]]
+        pos += 1 + data[pos]
+    if pos >= len(data):
+        raise Bad("truncated data sub-blocks")
+    return joined, pos + 1
 
 
 def lzw(data, minimum):
@@ -208,7 +212,11 @@ def cells(rows, screen, glyphs):
                     gx = x - offset
                     def bit(x):
                         return bool(bits) and 0 <= x < gw and int(bits[y * gw // 4:(y + 1) * gw // 4], 16) >> (gw - 1 - x) & 1
-                    on = bit(gx) or (cell.get("bold") and bit(gx - 1)) or (cell.get("underline") and y == ch - 1)
+                    if cell.get("italic") and y < ch // 2:
+                        gx -= 1
+                    on = 0 <= gx < min(gw, span) and (bit(gx) or (cell.get("bold") and bit(gx - 1)))
+                    on = on or (cell.get("underline") and y == ch - 1) or (cell.get("strikethrough") and y == ch // 2)
+                    on = on and not cell.get("hidden")
                     want = ink if on else paper
                     got = rows[r * ch + y][c * cw + x]
                     if got != want:

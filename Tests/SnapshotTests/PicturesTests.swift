@@ -8,16 +8,8 @@ import Testing
 /// ``RecordingPictures``), decoded by Python's standard library (`Scripts/picture-check.py`)
 /// and compared pixel by pixel with GNU Unifont's glyphs of the screen's cells.
 @Suite struct PicturesTests {
-    static func styled() -> ScreenSnapshot {
-        let terminal = Terminal(cols: 24, rows: 5)
-        terminal.feed("\u{1B}[1;31mError\u{1B}[0m: \u{1B}[4mdisk\u{1B}[0m full\r\n")
-        terminal.feed("\u{1B}[42;30m OK \u{1B}[0m \u{1B}[7minverse\u{1B}[0m\r\n")
-        terminal.feed("\u{1B}[38;5;208morange\u{1B}[0m \u{1B}[48;5;240m gray \u{1B}[0m \u{1B}[38;2;16;32;48;48;2;250;240;230mrgb\u{1B}[0m\r\n")
-        terminal.feed("\u{1B}[94mwide: 日本\u{1B}[0m é ✓\r\n> ")
-        return terminal.snapshot()
-    }
-
-    static let screens: [(name: String, screen: ScreenSnapshot)] = [("plain", ScreenFixtures.plain()), ("styled", styled())]
+    /// Plain text; every color kind and attribute, a wide character and the cursor.
+    static let screens: [(name: String, screen: ScreenSnapshot)] = [("plain", ScreenFixtures.plain()), ("colourful", ScreenFixtures.colourful())]
 
     @Test(arguments: screens.map(\.name))
     func pngDecodesAndEveryCellMatchesItsGlyph(_ name: String) async throws {
@@ -35,7 +27,7 @@ import Testing
 
     /// The comparison is not a false pass: one pixel off, one color off, or a broken CRC fails.
     @Test func aWrongPictureFailsTheCheck() async throws {
-        let screen = Self.styled()
+        let screen = ScreenFixtures.colourful()
         var rasterizer = ScreenRasterizer(font: try UnifontFont.load())
         let good = rasterizer.raster(of: screen)
         try await withTemporaryDirectory { folder in

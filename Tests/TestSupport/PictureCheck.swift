@@ -38,10 +38,9 @@ public enum PictureCheck {
         }
     }
 
-    /// The script's description of `snapshot`: each cell's character, width, colors (inverse
-    /// and a visible cursor applied), bold and underline (dim text is expected half way to
-    /// its background; italic, strikethrough and hidden text are not described: screens compared
-    /// this way have none). Written here from the palette's
+    /// The script's description of `snapshot`: each cell's character, width, colors (inverse,
+    /// a visible cursor and dim applied: dim text half way to its background) and flags (bold,
+    /// italic, underline, strikethrough, hidden). Written here from the palette's
     /// table, apart from the rasterizer's own resolution, so a wrong color in either shows.
     public static func cellsJSON(_ snapshot: ScreenSnapshot, palette: TerminalPalette = .xterm) -> String {
         let grid = snapshot.cells
@@ -61,8 +60,9 @@ public enum PictureCheck {
                 if attributes.inverse { swap(&fg, &bg) }
                 if cursor.contains([row, col]) { swap(&fg, &bg) }
                 if attributes.dim { fg = halfway(fg, bg) }
-                return ["text": cell.character, "width": cell.width, "fg": fg, "bg": bg,
-                        "bold": attributes.bold, "underline": attributes.underline]
+                return ["text": cell.character, "width": cell.width, "fg": fg, "bg": bg, "bold": attributes.bold,
+                        "italic": attributes.italic, "underline": attributes.underline,
+                        "strikethrough": attributes.strikethrough, "hidden": attributes.hidden]
             })
         }
         let object: [String: Any] = ["cellWidth": 8, "cellHeight": 16, "rows": rows]

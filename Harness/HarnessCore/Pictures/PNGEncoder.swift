@@ -51,6 +51,8 @@ package struct ColorTable {
     /// The colors, `0xRRGGBB`, by index.
     package private(set) var colors: [UInt32] = []
     private var indices: [UInt32: UInt8] = [:]
+    /// The color asked for last and its index: runs of one color skip the dictionary.
+    private var last: (color: UInt32, index: UInt8) = (.max, 0)
 
     /// An empty table.
     package init() {}
@@ -70,7 +72,11 @@ package struct ColorTable {
     /// The index of `color`: its own, a new one while fewer than 256 are taken, else the
     /// nearest color's.
     package mutating func index(adding color: UInt32) -> UInt8 {
-        if let index = indices[color] { return index }
+        if color == last.color { return last.index }
+        if let index = indices[color] {
+            last = (color, index)
+            return index
+        }
         guard colors.count < 256 else {
             let nearest = nearestIndex(to: color)
             indices[color] = nearest

@@ -25,6 +25,7 @@ package struct ScreenRasterizer {
     package let palette: TerminalPalette
     private var glyphs: [UInt32: UnifontGlyph?] = [:]
     private var colors: [String: UInt32] = [:]
+    private var styles: [CellAttributes: (ink: UInt32, paper: UInt32, style: CellStyle)] = [:]
 
     /// A rasterizer drawing with `font` in `palette`'s colors.
     package init(font: UnifontFont, palette: TerminalPalette = .xterm) {
@@ -42,10 +43,7 @@ package struct ScreenRasterizer {
             // Backgrounds first: a wide character's glyph spans the next cell, drawn after it.
             var inks: [(ink: UInt32, style: CellStyle)] = []
             for col in 0..<snapshot.cols {
-                let style = CellStyle(grid[row][col].attributes, palette: palette)
-                var ink = color(style.foreground)
-                var paper = background
-                if let hex = style.background { paper = color(hex) }
+                var (ink, paper, style) = resolved(grid[row][col].attributes, background: background)
                 if let cursor, cursor.row == row, (cursor.col..<cursor.col + cursor.span).contains(col) { swap(&ink, &paper) }
                 if style.drawn.dim { ink = Self.blend(ink, paper) }
                 raster.fill(x: col * Self.cellWidth, y: row * Self.cellHeight, width: Self.cellWidth, height: Self.cellHeight, color: paper)
@@ -117,6 +115,16 @@ package struct ScreenRasterizer {
     }
 
     // MARK: - Colors
+
+    /// The text and background colors of `attributes` (inverse applied, as ``ScreenSVG`` does)
+    /// and its style, resolved once per distinct attributes.
+    private mutating func resolved(_ attributes: CellAttributes, background: UInt32) -> (ink: UInt32, paper: UInt32, style: CellStyle) {
+        if let known = styles[attributes] { return known }
+        let style = CellStyle(attributes, palette: palette)
+        let value = (color(style.foreground), style.background.map { color($0) } ?? background, style)
+        styles[attributes] = value
+        return value
+    }
 
     private mutating func color(_ hex: String) -> UInt32 {
         if let known = colors[hex] { return known }
