@@ -120,4 +120,4 @@ if [[ ${#problems[@]} -gt 0 ]]; then
     echo "--- attachments: $(ls "$work/attachments" | tr '\n' ' ')" >&2
     exit 1
 fi
-echo "attachments-check: a failing test's screen, SVG and recording are attached and kept; a stopped test's failure and a failed wait are reported once, at their own line"
+echo "attachments-check: a failing test's screen, SVG, PNG and recording are attached and kept; a stopped test's failure and a failed wait are reported once, at their own line"
