@@ -101,6 +101,12 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "PictureBenchmark",
+            dependencies: ["HarnessCore", "HarnessSystem"],
+            path: "Benchmarks/PictureBenchmark"
+        ),
+
+        .executableTarget(
             name: "AcceptanceBenchmark",
             dependencies: ["HarnessCore", "Stubs", "TerminalEmulator"],
             path: "Benchmarks/AcceptanceBenchmark",
@@ -109,7 +115,7 @@ let package = Package(
 
         // Tests.
         // What the test targets share: temporary folders, the test environment, running programs.
-        .target(name: "TestSupport", dependencies: ["HarnessCore", "HarnessSystem"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HarnessCore", "HarnessSystem", "TerminalEmulator"], path: "Tests/TestSupport"),
         .executableTarget(name: "bridge-fixture-app", dependencies: ["HarnessHost"], path: "Tests/Fixtures/BridgeFixtureApp"),
         .executableTarget(name: "stub-threads-fixture", dependencies: ["Stubs", "HarnessSystem"], path: "Tests/Fixtures/StubThreadsFixture"),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "Harness", "TestSupport"]),

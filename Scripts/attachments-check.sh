@@ -2,8 +2,9 @@
 # Checks, end to end, what a failing test leaves behind: runs the tests that fail on purpose
 # (Tests/HarnessTests/DeliberateFailureTests.swift and DeliberateFailureXCTests.swift, skipped
 # unless HARNESS_DELIBERATE_FAILURES=1) with `swift test --attachments-path DIR` and checks that
-#   - each failing Swift Testing test's screen (text and SVG) and recording are attached, so
-#     DIR holds <TestFile>.<test>.screen.txt, .screen.svg and .recording.cast;
+#   - each failing Swift Testing test's screen (text, SVG and PNG) and recording are attached,
+#     so DIR holds <TestFile>.<test>.screen.txt, .screen.svg, .screen.png (a PNG that decodes)
+#     and .recording.cast;
 #   - $HARNESS_ARTIFACTS/<TestFile>/<test>/ holds the same, for the XCTest test too;
 #   - a plain `#expect` failure inside `TerminalApp.with` is enough (nothing throws);
 #   - a failure that stops the test (FailureReporter.failAndStop, as a failed step) is
@@ -47,7 +48,7 @@ problem() { problems+=("$1"); }
 
 [[ $status -ne 0 ]] || problem "the deliberately failing tests passed (swift test exited 0)"
 for test in aFailedExpectationInsideWith aStoppedStep aFailedStep; do
-    for file in screen.txt screen.svg recording.cast; do
+    for file in screen.txt screen.svg screen.png recording.cast; do
         [[ -s "$work/attachments/DeliberateFailureTests.$test.$file" ]] \
             || problem "--attachments-path holds no DeliberateFailureTests.$test.$file"
         [[ -s "$work/artifacts/DeliberateFailureTests/$test/$file" ]] \
@@ -58,6 +59,8 @@ for test in aFailedExpectationInsideWith aStoppedStep aFailedStep; do
     grep -q "Test $test() failed after .* with 1 issue" "$work/output" \
         || problem "$test() did not fail with exactly 1 issue"
 done
+python3 Scripts/picture-check.py png "$work/attachments/DeliberateFailureTests.aFailedStep.screen.png" >/dev/null \
+    || problem "the attached screen.png of aFailedStep is not a valid PNG"
 xctest="$work/artifacts/DeliberateFailureXCTests/testAFailedAssertionInsideWith"
 grep -q 'deliberate screen' "$xctest/screen.txt" 2>/dev/null || problem "HARNESS_ARTIFACTS holds no screen.txt for the XCTest test"
 [[ -s "$xctest/recording.cast" ]] || problem "HARNESS_ARTIFACTS holds no recording.cast for the XCTest test"
@@ -91,7 +94,7 @@ for test in aFailedWait aFailedSessionWait aFailedPipedWait aFailedBareWait; do
     ! grep -q "Test $test() recorded an issue.*Caught error" "$work/output" \
         || problem "$test(): the failed wait is reported as a caught error"
 done
-for file in screen.txt screen.svg recording.cast; do
+for file in screen.txt screen.svg screen.png recording.cast; do
     [[ -s "$work/attachments/DeliberateFailureTests.aFailedSessionWait.$file" ]] \
         || problem "--attachments-path holds no DeliberateFailureTests.aFailedSessionWait.$file"
     [[ -s "$work/attachments/DeliberateFailureTests.aFailedWait.$file" ]] \
@@ -144,4 +147,4 @@ if [[ ${#problems[@]} -gt 0 ]]; then
     echo "--- attachments: $(ls "$work/attachments" | tr '\n' ' ')" >&2
     exit 1
 fi
-echo "attachments-check: a failing test's screen, SVG and recording are attached and kept; a stopped test's failure and a failed wait (in a scope or bare) are reported once, at their own line; harness swift-test shows each flow case with its timeline"
+echo "attachments-check: a failing test's screen, SVG, PNG and recording are attached and kept; a stopped test's failure and a failed wait (in a scope or bare) are reported once, at their own line; harness swift-test shows each flow case with its timeline"

@@ -96,4 +96,13 @@ extension CommandArguments {
         }
         return duration
     }
+
+    /// The seconds of option `name` (`--at 2.5`), a finite number of at least 0; nil when not given.
+    func seconds(_ name: String) throws(CommandError) -> Double? {
+        guard let text = value(name) else { return nil }
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+            throw .usage("--\(name) \(text.debugDescription): expected seconds, e.g. 2.5")
+        }
+        return seconds
+    }
 }

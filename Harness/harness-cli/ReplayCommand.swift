@@ -16,13 +16,7 @@ enum ReplayCommand: Command {
         guard parsed.positional.count == 1, let file = parsed.positional.first else {
             throw CommandError.usage(parsed.positional.isEmpty ? "missing FILE.cast" : "only one FILE.cast may be given")
         }
-        var time: Double?
-        if let text = parsed.value("at") {
-            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-                throw CommandError.usage("--at \(text.debugDescription): expected seconds, e.g. 2.5")
-            }
-            time = seconds
-        }
+        let time = try parsed.seconds("at")
         let cast: Asciicast
         do {
             cast = try AsciicastReader.read(path: file)

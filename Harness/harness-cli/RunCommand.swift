@@ -15,6 +15,8 @@ enum RunCommand: Command {
     static let options: [CommandOption] = FlowSuite.options + SuiteRun.options(cases: "flows") + [
         CommandOption(name: "trace", value: "on|off|retain-on-failure",
                       summary: "on: every flow's timeline and recording in --artifacts; off (default): failed and flaky ones"),
+        CommandOption(name: "gif", value: nil,
+                      summary: "writes each flow's recording as an animated GIF, <flow>.gif in --artifacts (needs GNU Unifont)"),
         CommandOption(name: "list", value: nil,
                       summary: "prints the flows the run would run (after --filter, --shard, --durations), one path a line; runs nothing"),
     ]

@@ -164,7 +164,7 @@ import Harness
         #expect(failed.artifacts == FlowArtifacts(
             cast: "flows/closed.attempt2.cast", screenText: "flows/closed.attempt2.screen.txt",
             screenSVG: "flows/closed.attempt2.screen.svg", journal: "flows/closed.attempt2.journal.json",
-            events: "flows/closed.attempt2.events.json"))
+            events: "flows/closed.attempt2.events.json", screenPNG: "flows/closed.attempt2.screen.png"))
         let journal = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: artifacts + "/flows/closed.attempt2.journal.json")))
         let requests = try #require(journal as? [[String: Any]])
         #expect(requests.count == 1)

@@ -84,6 +84,7 @@ import TestSupport
             let cast = try String(contentsOf: folder.appendingPathComponent("recording.cast"), encoding: .utf8)
             #expect(cast.hasPrefix(#"{"version": 2, "width": 40, "height": 5"#))
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("screen.svg").path))
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("screen.png").path))
         } else {
             #expect(screen == nil, "a test that did not fail left \(folder.path)")
         }
@@ -95,9 +96,10 @@ import TestSupport
         try await TerminalApp.with(Self.launch()) { app in
             try await app.waitFor(text: "state: broken")
             let files = app.failureArtifacts()
-            #expect(files.map(\.name) == ["recording.cast", "screen.txt", "screen.svg"])
+            #expect(files.map(\.name) == ["recording.cast", "screen.txt", "screen.svg", "screen.png"])
             #expect(files[1].text.contains("│state: broken"))
             #expect(files[2].text.contains("<svg "))
+            #expect(files.first { $0.name == "screen.png" }?.contents.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == true)
 
             let prefix = HarnessArtifacts.testFileName(#filePath) + "." + HarnessArtifacts.testName(#function)
             #expect(prefix == "FailureArtifactsTests.theAttachmentsAreTheArtifactsNamedAfterTheTest")

@@ -223,4 +223,17 @@ private final class SVGElements: NSObject, XMLParserDelegate {
         #expect(ScreenSVG.render(part).contains("fill=\"\(palette.defaultBackground)\""))
         #expect(TerminalPalette(theme: .dark) == .xterm)
     }
+
+    /// The PNG of a failure is drawn in the same theme as its SVG.
+    @Test(arguments: TerminalTheme.allCases)
+    func aPNGUsesTheSnapshotsTheme(theme: TerminalTheme) throws {
+        let terminal = Terminal(cols: 12, rows: 2)
+        terminal.theme = theme
+        terminal.feed("hello")
+        let font = try UnifontFont.load()
+        let png = try ScreenPNG.render(terminal.snapshot(), font: font)
+        #expect(png == (try ScreenPNG.render(terminal.snapshot(), palette: TerminalPalette(theme: theme), font: font)))
+        let other: TerminalTheme = theme == .light ? .dark : .light
+        #expect(png != (try ScreenPNG.render(terminal.snapshot(), palette: TerminalPalette(theme: other), font: font)))
+    }
 }

@@ -190,7 +190,8 @@ public final class TerminalApp: Sendable {
 
     /// What a failure needs to be understood: the session recording as asciicast v2
     /// (`recording.cast`, plays in `asciinema play`), the last screen as framed text with its
-    /// style layer and the app's exit status (`screen.txt`) and as a picture (`screen.svg`), and,
+    /// style layer and the app's exit status (`screen.txt`) and as pictures (`screen.svg`, and
+    /// `screen.png` when GNU Unifont is installed), and,
     /// with the bridge, the events it received (`events.json`).
     public func failureArtifacts() -> [HarnessArtifacts.File] {
         var files = session.failureArtifacts()

@@ -160,17 +160,19 @@ public final class TerminalSession: Sendable {
 
     /// What a failure needs to be understood: the recording as asciicast v2 (`recording.cast`),
     /// the last screen as framed text with its style layer and the program's exit status
-    /// (`screen.txt`) and as a picture (`screen.svg`).
+    /// (`screen.txt`) and as pictures (`screen.svg`, and `screen.png` when GNU Unifont is installed).
     public func failureArtifacts() -> [HarnessArtifacts.File] {
         let screen = screen
         var text = screen.framed()
         let style = ScreenStyleLayer.lines(of: screen)
         if !style.isEmpty { text += "\nstyle:\n" + style.joined(separator: "\n") }
         if let status = exitStatus { text += "\nthe app \(status)" }
-        return [
+        var files = [
             HarnessArtifacts.File(name: "recording.cast", contents: Data(recording.asciicast().utf8)),
             HarnessArtifacts.File(name: "screen.txt", contents: Data((text + "\n").utf8)),
             HarnessArtifacts.File(name: "screen.svg", contents: Data(ScreenSVG.render(screen).utf8)),
         ]
+        if let png = ScreenPNG.failurePicture(of: screen) { files.append(HarnessArtifacts.File(name: "screen.png", contents: Data(png))) }
+        return files
     }
 }

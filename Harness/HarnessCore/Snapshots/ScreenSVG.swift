@@ -179,7 +179,7 @@ public enum ScreenSVG {
 }
 
 /// How one cell is drawn in the picture, with inverse and colors resolved.
-private struct CellStyle {
+struct CellStyle {
     /// `#rrggbb` of the text.
     var foreground: String
     /// `#rrggbb` of the background, `nil` for the screen's default.

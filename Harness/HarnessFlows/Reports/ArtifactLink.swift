@@ -33,7 +33,7 @@ extension FlowArtifacts {
             copy[keyPath: path] = ArtifactLink.inside(value)
             if copy[keyPath: path] == nil { dropped.append(value) }
         }
-        for path in [\FlowArtifacts.cast, \.screenText, \.screenSVG, \.journal, \.events, \.stdout, \.stderr] { keep(path) }
+        for path in [\FlowArtifacts.cast, \.screenText, \.screenSVG, \.screenPNG, \.journal, \.events, \.stdout, \.stderr] { keep(path) }
         return (copy, dropped)
     }
 }

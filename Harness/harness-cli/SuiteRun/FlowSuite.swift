@@ -43,7 +43,7 @@ struct FlowSuite: SuiteSource {
     var caseNoun: String { "flow" }
 
     /// Reads `harness run`'s own options: PATHS, `--filter`, `--jobs`, `--retries`, `--timeout`,
-    /// `--record` and `--trace`.
+    /// `--record`, `--trace` and `--gif`.
     init(_ parsed: CommandArguments, context: SuiteRunContext) throws {
         guard !parsed.positional.isEmpty else { throw CommandError.usage("missing PATHS (folders or .flow files)") }
         self.context = context
@@ -78,8 +78,13 @@ struct FlowSuite: SuiteSource {
         }
         self.environment = environment
         traces = context.artifacts == nil ? nil : FlowTraceCollector(mode: traceMode)
-        executor = FlowExecutor(options: .init(
-            defaultTimeout: timeout, recordMode: record, artifactsDirectory: context.artifacts, environment: environment, traces: traces))
+        var options = FlowExecutor.Options(
+            defaultTimeout: timeout, recordMode: record, artifactsDirectory: context.artifacts, environment: environment, traces: traces)
+        if parsed.has("gif") {
+            guard context.artifacts != nil else { throw CommandError.usage("--gif writes each flow's GIF into the artifacts folder: it needs --artifacts") }
+            do { options.gifFont = try UnifontFont.load() } catch { throw CommandError.failure("--gif: \(error)") }
+        }
+        executor = FlowExecutor(options: options)
     }
 
     mutating func list() async throws -> [String] {

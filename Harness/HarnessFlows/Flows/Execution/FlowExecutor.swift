@@ -32,6 +32,9 @@ public struct FlowExecutor: Sendable {
         public var environment: [String: String]
         /// Where attempts leave their traces for the run report; nil: no trace is recorded.
         public var traces: FlowTraceCollector?
+        /// The font each attempt's recording is drawn with as an animated GIF under
+        /// ``artifactsDirectory`` (`harness run --gif`); nil: no GIF.
+        package var gifFont: UnifontFont?
 
         /// Creates options.
         public init(

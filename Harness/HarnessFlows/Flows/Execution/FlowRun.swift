@@ -135,6 +135,7 @@ final class FlowRun {
             outcome = .interrupted(interruption)
         }
         if case .passed = outcome, options.artifactsDirectory != nil { writeRecordingOfPassedAttempt() }
+        writeAnimation()
         finishTrace(outcome)
         if ownsResources {
             if case .failed = outcome { tearDown(failed: true) } else { tearDown(failed: false) }

@@ -88,7 +88,7 @@ public enum RunIndexWriter {
         }
         let links: [(String, String?)] = [
             ("recording (asciicast)", artifacts.cast), ("screen text", artifacts.screenText),
-            ("screen SVG", artifacts.screenSVG), ("stub journal", artifacts.journal), ("bridge events", artifacts.events),
+            ("screen SVG", artifacts.screenSVG), ("screen PNG", artifacts.screenPNG), ("stub journal", artifacts.journal), ("bridge events", artifacts.events),
             ("stdout", artifacts.stdout), ("stderr", artifacts.stderr),
         ]
         let items = links.compactMap { label, path in path.map { "<li><a href=\"\(href($0))\">\(text(label))</a></li>" } }

@@ -309,7 +309,8 @@ public enum RunReportPage {
 
     private static func artifactLinks(_ artifacts: FlowArtifacts) -> String {
         let links: [(String, String?)] = [
-            ("recording (.cast)", artifacts.cast), ("last screen (SVG)", artifacts.screenSVG), ("last screen (text)", artifacts.screenText),
+            ("recording (.cast)", artifacts.cast), ("last screen (SVG)", artifacts.screenSVG), ("last screen (PNG)", artifacts.screenPNG),
+            ("last screen (text)", artifacts.screenText),
             ("stub journal", artifacts.journal), ("bridge events", artifacts.events), ("stdout", artifacts.stdout), ("stderr", artifacts.stderr),
         ]
         let items = links.compactMap { label, path in

@@ -85,6 +85,7 @@ extension JUnitFailureDetail {
         let artifacts = failure.artifacts
         let listed: [(String, String?)] = [
             ("recording", artifacts.cast), ("screen", artifacts.screenText), ("screen (SVG)", artifacts.screenSVG),
+            ("screen (PNG)", artifacts.screenPNG),
             ("stub journal", artifacts.journal), ("bridge events", artifacts.events),
             ("stdout", artifacts.stdout), ("stderr", artifacts.stderr),
         ]

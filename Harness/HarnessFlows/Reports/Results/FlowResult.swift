@@ -7,6 +7,8 @@ public struct FlowArtifacts: Sendable, Hashable, Codable {
     public var screenText: String?
     /// The last screen as SVG.
     public var screenSVG: String?
+    /// The last screen as PNG (drawn when GNU Unifont is installed).
+    public var screenPNG: String?
     /// The stub server's request journal.
     public var journal: String?
     /// The bridge events.
@@ -19,11 +21,12 @@ public struct FlowArtifacts: Sendable, Hashable, Codable {
     /// Creates a set of artifacts.
     public init(
         cast: String? = nil, screenText: String? = nil, screenSVG: String? = nil, journal: String? = nil, events: String? = nil,
-        stdout: String? = nil, stderr: String? = nil
+        stdout: String? = nil, stderr: String? = nil, screenPNG: String? = nil
     ) {
         self.cast = cast
         self.screenText = screenText
         self.screenSVG = screenSVG
+        self.screenPNG = screenPNG
         self.journal = journal
         self.events = events
         self.stdout = stdout

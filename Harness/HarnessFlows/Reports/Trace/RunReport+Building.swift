@@ -193,7 +193,7 @@ extension FlowArtifacts {
         guard !prefix.isEmpty else { return self }
         func add(_ path: String?) -> String? { path.map { FlowPaths.join(prefix, $0) } }
         return FlowArtifacts(cast: add(cast), screenText: add(screenText), screenSVG: add(screenSVG), journal: add(journal),
-                             events: add(events), stdout: add(stdout), stderr: add(stderr))
+                             events: add(events), stdout: add(stdout), stderr: add(stderr), screenPNG: add(screenPNG))
     }
 }
 
