@@ -35,13 +35,14 @@ let package = Package(
         // XCTest (and re-exports the core, so tests need only `import Harness`); HarnessFlows is
         // the flow language, its runner and the reports, for the CLI.
         .target(name: "HarnessCore", dependencies: ["HarnessSystem", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessCore"),
-        .target(name: "Harness", dependencies: ["HarnessCore", "HarnessFlows", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
-        .target(name: "HarnessFlows", dependencies: ["HarnessCore", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessFlows"),
+        .target(name: "Harness", dependencies: ["HarnessCore", "HarnessSteps", "HarnessFlows", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
+        .target(name: "HarnessSteps", dependencies: ["HarnessCore", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessSteps"),
+        .target(name: "HarnessFlows", dependencies: ["HarnessSteps", "HarnessCore", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessFlows"),
         // `todo` is listed so that `swift run harness run Tests/Flows` builds the app the bundled
         // flows drive (SwiftPM builds an executable dependency without linking its code).
         .executableTarget(
             name: "harness",
-            dependencies: ["HarnessFlows", "HarnessCore", "HarnessSystem", "TerminalEmulator", "todo"],
+            dependencies: ["HarnessFlows", "HarnessSteps", "HarnessCore", "HarnessSystem", "TerminalEmulator", "todo"],
             path: "Harness/harness-cli"
         ),
 
@@ -89,7 +90,7 @@ let package = Package(
 
         .executableTarget(
             name: "ShardBalanceBenchmark",
-            dependencies: ["HarnessFlows"],
+            dependencies: ["HarnessFlows", "HarnessSteps"],
             path: "Benchmarks/ShardBalanceBenchmark"
         ),
 
@@ -118,8 +119,8 @@ let package = Package(
         .testTarget(name: "HarnessSystemTests", dependencies: ["HarnessSystem"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "HarnessCore", "HarnessSystem", "TestSupport"]),
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "HarnessCore", "TerminalEmulator", "TestSupport"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "FlowTests", dependencies: ["HarnessFlows", "HarnessCore", "Harness", "HarnessSystem", "TestSupport"]),
-        .testTarget(name: "HarnessCLITests", dependencies: ["HarnessFlows", "Harness", "Stubs", "harness", "HarnessSystem", "TestSupport"]),
+        .testTarget(name: "FlowTests", dependencies: ["HarnessFlows", "HarnessSteps", "HarnessCore", "Harness", "HarnessSystem", "TestSupport"]),
+        .testTarget(name: "HarnessCLITests", dependencies: ["HarnessFlows", "HarnessSteps", "Harness", "Stubs", "harness", "HarnessSystem", "TestSupport"]),
         .testTarget(name: "HarnessWireTests", dependencies: ["HarnessWire"]),
         .testTarget(name: "HarnessHostTests", dependencies: ["HarnessHost", "HarnessWire"]),
         .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessCore", "HarnessHost", "HarnessWire", "bridge-fixture-app", "TestSupport"]),

@@ -6,6 +6,7 @@
 @_exported import HarnessWire
 @_exported import TerminalEmulator
 @_exported import HarnessFlows
+@_exported import HarnessSteps
 // The one timeout shape every module's timeout error carries (`catch let error as any
 // WaitTimeoutCarrying`), without the rest of the system layer.
 @_exported import struct HarnessSystem.WaitTimeout

@@ -1,6 +1,7 @@
 import Foundation
 import HarnessCore
 import HarnessFlows
+import HarnessSteps
 import Testing
 
 /// `.flow` files as Swift test cases: one parameterized test runs a folder of flows under

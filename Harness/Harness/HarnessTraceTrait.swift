@@ -1,5 +1,6 @@
 import Foundation
 import HarnessFlows
+import HarnessSteps
 import Testing
 
 /// A Swift Testing trait that makes the steps of a test (or of every test of a suite) leave

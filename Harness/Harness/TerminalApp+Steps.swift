@@ -1,6 +1,7 @@
 import Foundation
 import HarnessCore
 import HarnessFlows
+import HarnessSteps
 import Stubs
 import Testing
 

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// A temporary folder holding flows and the files they refer to; removed by `remove()`.
 struct FlowFixture {

@@ -1,4 +1,5 @@
 import HarnessCore
+import HarnessSteps
 
 /// What replaying a recording does to a terminal, in order.
 public enum AsciicastReplayStep: Sendable, Equatable {

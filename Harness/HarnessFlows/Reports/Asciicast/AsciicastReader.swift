@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// Why an asciicast file could not be read; `line` is 1-based.
 public enum AsciicastReadError: Error, Equatable, CustomStringConvertible {

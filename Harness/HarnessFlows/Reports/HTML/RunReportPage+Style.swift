@@ -1,4 +1,5 @@
 import HarnessCore
+import HarnessSteps
 import TerminalEmulator
 extension RunReportPage {
     /// The page's style sheet.

@@ -8,7 +8,7 @@ extension FlowRun {
 
     /// `expect-command`: waits until a shell command finishes (OSC 133 D), the first one not
     /// finished when input was last sent (see `TerminalDriving.waitForCommand`).
-    func expectCommand(within limit: Duration) async throws {
+    package func expectCommand(within limit: Duration) async throws {
         let session = try session
         do {
             try await session.waitForCommand(timeout: limit)
@@ -22,7 +22,7 @@ extension FlowRun {
     }
 
     /// `command-status N`: the last finished command's exit status (its D mark's) is `N`.
-    func commandStatus(_ expected: Int) throws {
+    package func commandStatus(_ expected: Int) throws {
         let finished = try session.screen.shellCommands.filter { $0.phase == .finished && $0.ran }
         guard let last = finished.last else {
             throw FlowStepFailure("no command has finished (no OSC 133 D mark after a C mark; see \"Shell integration\" in docs/FLOWS.md)")
@@ -37,7 +37,7 @@ extension FlowRun {
 
     /// `expect-title`: waits until the title is exactly the text, or the regex matches it. A
     /// timeout names the title of the last screen the wait checked, not a newer one.
-    func expectTitle(_ pattern: FlowTextPattern, within limit: Duration) async throws {
+    package func expectTitle(_ pattern: FlowTextPattern, within limit: Duration) async throws {
         let session = try session
         let matches = try Self.matcher(pattern, within: limit)
         let checked = Locked(session.screen.title)
@@ -56,7 +56,7 @@ extension FlowRun {
     /// `expect-clipboard`: waits until the program's last clipboard write (OSC 52) is exactly
     /// the text, or the regex matches it. A timeout names the writes of the last screen the
     /// wait checked.
-    func expectClipboard(_ pattern: FlowTextPattern, within limit: Duration) async throws {
+    package func expectClipboard(_ pattern: FlowTextPattern, within limit: Duration) async throws {
         let session = try session
         let matches = try Self.matcher(pattern, within: limit)
         let checked = Locked(session.screen.clipboardWrites.suffix(3).map(\.text))
@@ -74,7 +74,7 @@ extension FlowRun {
     }
 
     /// What a wait on `pattern` is waiting for: `the title "x"`, `a title matching /x/`.
-    static func awaited(_ pattern: FlowTextPattern, _ subject: String, regexPrefix: String) -> String {
+    package static func awaited(_ pattern: FlowTextPattern, _ subject: String, regexPrefix: String) -> String {
         switch pattern {
         case .text(let text): "\(subject) \(text.debugDescription)"
         case .regex(let regex): "\(regexPrefix) /\(regex)/"
@@ -83,7 +83,7 @@ extension FlowRun {
 
     /// Exact text, or a regex matched as the screen's lines are, giving up (no match) after
     /// `limit`, the wait's own: a pattern that backtracks ends the wait at its timeout.
-    static func matcher(_ pattern: FlowTextPattern, within limit: Duration) throws -> @Sendable (String) -> Bool {
+    package static func matcher(_ pattern: FlowTextPattern, within limit: Duration) throws -> @Sendable (String) -> Bool {
         switch pattern {
         case .text(let text): return { $0 == text }
         case .regex(let regex):
@@ -93,7 +93,7 @@ extension FlowRun {
     }
 
     /// A failed wait on what the program reports: `what within 5s; seen`, without the last bytes.
-    static func reportedFailure(_ error: any Error, what: String, limit: Duration, seen: String) -> FlowStepFailure {
+    package static func reportedFailure(_ error: any Error, what: String, limit: Duration, seen: String) -> FlowStepFailure {
         if case TerminalSessionError.exitedWhileWaiting(_, let status, _, _, _) = error {
             return FlowStepFailure("the program \(status); \(seen)", showsScreen: false)
         }
@@ -106,7 +106,7 @@ extension FlowRun {
     /// `expect-not ... for DURATION`: the screen does not show it now, nor at any change during
     /// `duration`: fails on the first screen that shows it, passes when the time is over (or
     /// when the program ended without showing it).
-    func expectNot(_ pattern: FlowTextPattern, area: ScreenArea?, style: TextStyle?, for duration: Duration) async throws {
+    package func expectNot(_ pattern: FlowTextPattern, area: ScreenArea?, style: TextStyle?, for duration: Duration) async throws {
         let session = try session
         let shows = try Self.screenShows(pattern, area: area, style: style, deciding: duration)
         let place = (area.map { " in \($0)" } ?? "") + (style.map { " styled \($0)" } ?? "")
@@ -122,7 +122,7 @@ extension FlowRun {
     }
 
     /// `wait-stable DURATION in AREA`: waits until the area has not changed for `quiet`.
-    func waitStable(_ quiet: Duration, in area: ScreenArea) async throws {
+    package func waitStable(_ quiet: Duration, in area: ScreenArea) async throws {
         let limit = max(timeout, quiet + quiet)
         do {
             try await session.waitUntilStable(quietFor: quiet, in: area, timeout: limit)

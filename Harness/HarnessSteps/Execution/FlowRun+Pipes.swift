@@ -7,7 +7,7 @@ extension FlowRun {
 
     /// `launch pipes`: the same launch as `launch` (stub server, launch arguments, environment,
     /// seeds), through ``PipedApp``, reading the `stdin` line's text or file (or nothing).
-    func launchPipes() async throws {
+    package func launchPipes() async throws {
         let launch = try prepareLaunch()
         let input: PipedSession.StandardInput = switch script.standardInput {
         case .text(let text)?: .text(text)
@@ -25,7 +25,7 @@ extension FlowRun {
 
     /// The program's output once it has exited and both streams were read to the end; waits up
     /// to the current timeout (at once after `exit` or `kill`).
-    func finishedOutput() async throws -> PipedProgram.Output {
+    package func finishedOutput() async throws -> PipedProgram.Output {
         guard let pipedApp else { throw FlowStepFailure("the program is not running (no launch pipes yet)", showsScreen: false) }
         do {
             return try await pipedApp.session.waitForExit(timeout: timeout)
@@ -44,7 +44,7 @@ extension FlowRun {
 
     /// `stdout (5 bytes): oops\n`: the end of a stream for a message; when the stream went over
     /// the output limit, the label says how many of its first bytes were dropped.
-    static func tail(of stream: FlowStream, in output: PipedProgram.Output) -> String {
+    package static func tail(of stream: FlowStream, in output: PipedProgram.Output) -> String {
         let dropped = stream == .stdout ? output.droppedStandardOutputBytes : output.droppedStandardErrorBytes
         let label = dropped > 0 ? "\(stream.rawValue) after its first \(dropped) bytes (dropped: output limit)" : stream.rawValue
         return PrintableBytes.tail(label, of: bytes(of: stream, in: output))
@@ -52,7 +52,7 @@ extension FlowRun {
 
     /// What a failed `stdout`/`stderr` check shows: the end of the stream checked, the end of
     /// the other one, and how the program ended (`exited with code 2 (status 2)`).
-    static func details(checking stream: FlowStream, in output: PipedProgram.Output) -> String {
+    package static func details(checking stream: FlowStream, in output: PipedProgram.Output) -> String {
         let other: FlowStream = stream == .stdout ? .stderr : .stdout
         return tail(of: stream, in: output) + "\n" + tail(of: other, in: output)
             + "\nthe program \(output.status) (status \(output.shellStatus))"
@@ -60,7 +60,7 @@ extension FlowRun {
 
     /// Whether `bytes` hold the UTF-8 of `text`: a plain byte search over the buffer
     /// (Foundation's `Data.range(of:)` copied a stream of tens of MiB to search it).
-    static func contains(_ bytes: Data, _ text: String) -> Bool {
+    package static func contains(_ bytes: Data, _ text: String) -> Bool {
         var needle = text
         return needle.withUTF8 { pattern in
             bytes.withUnsafeBytes { raw in
@@ -69,7 +69,7 @@ extension FlowRun {
         }
     }
 
-    static func bytes(of stream: FlowStream, in output: PipedProgram.Output) -> Data {
+    package static func bytes(of stream: FlowStream, in output: PipedProgram.Output) -> Data {
         switch stream {
         case .stdout: output.standardOutputData
         case .stderr: output.standardErrorData
@@ -79,7 +79,7 @@ extension FlowRun {
     // MARK: - stdout, stderr
 
     /// `stdout CHECK` / `stderr CHECK`: waits for the end of the program, then checks the whole stream.
-    func checkStream(_ stream: FlowStream, _ check: FlowStreamCheck) async throws {
+    package func checkStream(_ stream: FlowStream, _ check: FlowStreamCheck) async throws {
         let output = try await finishedOutput()
         let bytes = Self.bytes(of: stream, in: output)
         let name = stream.rawValue
@@ -125,7 +125,7 @@ extension FlowRun {
 
     /// `exit CODE` after `launch pipes`: waits for the end of the program (signal N counts as
     /// 128+N); a wrong status shows the ends of stderr and stdout.
-    func pipedExit(_ code: Int32) async throws {
+    package func pipedExit(_ code: Int32) async throws {
         let output = try await finishedOutput()
         if output.shellStatus != code {
             throw FlowStepFailure(

@@ -10,7 +10,7 @@ extension FlowCommand {
 
     /// An area as flows write it: `rows 2-10`, `rows 2-10 cols 0-39`,
     /// `between "Todos" and "q quit"` (then `exclusive` when the anchors are left out).
-    static func areaText(_ area: ScreenArea) -> String {
+    package static func areaText(_ area: ScreenArea) -> String {
         switch area {
         case .rows(let rows):
             return "rows " + rangeText(rows.lowerBound, rows.upperBound)
@@ -25,14 +25,14 @@ extension FlowCommand {
     private static func rangeText(_ first: Int, _ last: Int) -> String { first == last ? "\(first)" : "\(first)-\(last)" }
 
     /// `text` as a bare word when the parser reads it back unchanged, else as a quoted string.
-    static func word(_ text: String) -> String {
+    package static func word(_ text: String) -> String {
         let plain = !text.isEmpty && !text.hasPrefix("#")
             && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "\\" }
         return plain ? text : FlowStringLiteral.quote(text)
     }
 
     /// A mouse target as the mouse commands read it: `"text"` (always quoted) or `ROW,COL`.
-    static func target(_ target: MouseTarget) -> String {
+    package static func target(_ target: MouseTarget) -> String {
         switch target {
         case .text(let text): return FlowStringLiteral.quote(text)
         case .cell(let row, let col): return "\(row),\(col)"
@@ -40,13 +40,13 @@ extension FlowCommand {
     }
 
     /// A list element (`sequence`): a bare word without commas, else a quoted string.
-    static func listElement(_ text: String) -> String {
+    package static func listElement(_ text: String) -> String {
         text.contains(",") ? FlowStringLiteral.quote(text) : word(text)
     }
 
     /// A key as `press` reads it: its name, quoted when it is a character the parser would
     /// read differently (`#` starts a comment, `"` a string).
-    static func keyWord(_ key: Key) -> String {
+    package static func keyWord(_ key: Key) -> String {
         let name = key.name
         if name.contains(where: { "#\"\\".contains($0) }) { return FlowStringLiteral.quote(name) }
         return name

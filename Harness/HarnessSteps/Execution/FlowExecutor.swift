@@ -82,7 +82,7 @@ public struct FlowExecutor: Sendable {
 
 extension FlowPaths {
     /// The last `/`-separated component of `path`.
-    static func lastComponent(of path: String) -> String {
+    package static func lastComponent(of path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -26,7 +26,7 @@ public struct FlowFile: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// The folder ``relativePath`` is relative to (the run's root), when ``path`` ends with it;
     /// nil otherwise.
-    var runFolder: String? {
+    package var runFolder: String? {
         guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), path.hasSuffix("/" + relativePath) else { return nil }
         let folder = String(path.dropLast(relativePath.count + 1))
         return folder.isEmpty ? "/" : folder

@@ -14,7 +14,7 @@ extension FlowRun {
     }
 
     /// Whether a bridge wait failed because its time ran out (not because the bridge ended).
-    static func isTimeout(_ error: any Error) -> Bool {
+    package static func isTimeout(_ error: any Error) -> Bool {
         switch error {
         case BridgeError.waitTimedOut, BridgeError.callTimedOut: true
         default: false
@@ -23,7 +23,7 @@ extension FlowRun {
 
     /// A wait that ended early: the app exited or its bridge closed. Says so, instead of a
     /// "within 5s" that did not happen.
-    static func bridgeEnded(_ error: any Error, waitingFor what: String) -> FlowStepFailure {
+    package static func bridgeEnded(_ error: any Error, waitingFor what: String) -> FlowStepFailure {
         switch error {
         case BridgeError.appExited(let status, _, _):
             FlowStepFailure("the app \(status) while waiting for \(what)", details: "\(error)")
@@ -41,7 +41,7 @@ extension FlowRun {
 
     /// `spy NAME count N`: waits (up to the timeout) for the N-th call, then checks that there
     /// are exactly N.
-    func spyCount(_ name: String, _ count: Int) async throws {
+    package func spyCount(_ name: String, _ count: Int) async throws {
         let spy = try bridge.spy(name, as: JSONValue.self)
         if count >= 1 {
             do {
@@ -66,7 +66,7 @@ extension FlowRun {
 
     /// `spy NAME last FILE.json`: waits (up to the timeout) for a first call, then compares
     /// the last one with the file as JSON (object key order and number spelling ignored).
-    func spyLast(_ name: String, _ file: FlowFileReference) async throws {
+    package func spyLast(_ name: String, _ file: FlowFileReference) async throws {
         let spy = try bridge.spy(name, as: JSONValue.self)
         let expected = try Self.checkedJSON(.file(file), named: file.written, JSONValue.init(parsing:))
         let last: JSONValue?
@@ -89,7 +89,7 @@ extension FlowRun {
     /// arrived, then checks that exactly these values arrived, in order. A value matches an
     /// expected word when its JSON text is that word (`42`, `true`) or it is a JSON string
     /// holding it (`"loaded"`).
-    func eventSequence(_ name: String, _ values: [String]) async throws {
+    package func eventSequence(_ name: String, _ values: [String]) async throws {
         let bridge = try bridge
         let awaited = awaitedEvents[name] ?? 0
         var waitError: (any Error)?
@@ -112,19 +112,19 @@ extension FlowRun {
     }
 
     /// Whether an event's JSON value stands for the flow's word.
-    static func eventValue(_ value: RawJSON, matches expected: String) -> Bool {
+    package static func eventValue(_ value: RawJSON, matches expected: String) -> Bool {
         if value.text == expected { return true }
         if let string = try? JSONDecoder().decode(String.self, from: value.data) { return string == expected }
         return false
     }
 
     /// A value as the flow would write it: a string without its quotes, anything else as JSON.
-    static func displayValue(_ value: RawJSON) -> String {
+    package static func displayValue(_ value: RawJSON) -> String {
         (try? JSONDecoder().decode(String.self, from: value.data)) ?? value.text
     }
 
     /// The bridge events received so far, as a JSON array (for artifacts), or nil without a bridge.
-    func eventsJSON() -> Data? {
+    package func eventsJSON() -> Data? {
         guard let bridge = app?.connectedBridge else { return nil }
         let events: [JSONValue] = bridge.receivedEvents.map { event in
             .object([
@@ -141,7 +141,7 @@ extension FlowRun {
 
 extension FlowRun {
     /// The JSON of a `call`, `probe` or `given json` argument.
-    static func data(of json: FlowJSON) throws -> Data {
+    package static func data(of json: FlowJSON) throws -> Data {
         switch json {
         case .inline(let text): Data(text.utf8)
         case .file(let file): try read(file)
@@ -149,13 +149,13 @@ extension FlowRun {
     }
 
     /// The parsed JSON of an expected value (`equals`), or a failure naming the file.
-    static func expectedValue(_ json: FlowJSON) throws -> JSONValue {
+    package static func expectedValue(_ json: FlowJSON) throws -> JSONValue {
         try checkedJSON(json, named: "\(json)", JSONValue.init(parsing:))
     }
 
     /// The JSON of an argument, checked by `check`: a file that cannot be read fails as
     /// ``data(of:)`` says, JSON that `check` rejects fails saying that `name` is not valid JSON.
-    static func checkedJSON<Value>(_ json: FlowJSON, named name: String, _ check: (Data) throws -> Value) throws -> Value {
+    package static func checkedJSON<Value>(_ json: FlowJSON, named name: String, _ check: (Data) throws -> Value) throws -> Value {
         do {
             return try check(try data(of: json))
         } catch let failure as FlowStepFailure {
@@ -168,7 +168,7 @@ extension FlowRun {
     /// `call NAME [JSON] [equals JSON]` and `probe NAME equals JSON`: calls the app through the
     /// bridge (params `null` when none are given), then compares the reply with the expected
     /// JSON (object key order, whitespace and number spelling ignored).
-    func call(_ name: String, params: FlowJSON?, expected: FlowJSON?, isProbe: Bool = false) async throws {
+    package func call(_ name: String, params: FlowJSON?, expected: FlowJSON?, isProbe: Bool = false) async throws {
         let bridge = try bridge
         let paramsJSON = try params.map { try Self.checkedJSON($0, named: "the params \($0)", RawJSON.init(validating:)) } ?? .null
         let expectedValue = try expected.map(Self.expectedValue)
@@ -190,7 +190,7 @@ extension FlowRun {
 
     /// `given NAME` / `given json JSON` after launch: calls the app's `given` handler with the
     /// name as a JSON string, or with the JSON; fails when the app refuses it.
-    func callGiven(_ given: FlowGiven) async throws {
+    package func callGiven(_ given: FlowGiven) async throws {
         let bridge = try bridge
         let params: RawJSON
         switch given {

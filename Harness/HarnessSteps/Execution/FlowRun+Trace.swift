@@ -7,13 +7,13 @@ extension FlowRun {
     private var traceScreen: ScreenSnapshot? { app?.session.screen }
 
     /// A step is about to run.
-    func traceStepBegan() {
+    package func traceStepBegan() {
         trace?.begin()
         stepStart = Date()
     }
 
     /// The step passed.
-    func traceStepPassed(_ step: EngineStep) {
+    package func traceStepPassed(_ step: EngineStep) {
         trace?.end(step, result: .passed, screen: traceScreen)
         journal(step, problem: nil)
     }
@@ -28,7 +28,7 @@ extension FlowRun {
     }
 
     /// The step ended the attempt with `error` (a failure, a skip or a cancellation).
-    func traceStepFailed(_ step: EngineStep?, _ error: any Error) {
+    package func traceStepFailed(_ step: EngineStep?, _ error: any Error) {
         if let step {
             let problem = (error as? FlowStepFailure)?.problem ?? (error is CancellationError ? "cancelled" : "\(error)")
             journal(step, problem: problem)
@@ -49,7 +49,7 @@ extension FlowRun {
     /// Hands the attempt's trace to the collector when ``FlowTraceMode`` keeps it: the steps
     /// (lines never reached as `notRun`), the stub requests, the bridge's events and spy
     /// records, and the recording. Call before teardown, while the app and servers are there.
-    func finishTrace(_ outcome: AttemptOutcome) {
+    package func finishTrace(_ outcome: AttemptOutcome) {
         guard let trace, let collector = options.traces, collector.mode.keeps(outcome, attempt: attempt) else { return }
         var steps = trace.steps
         for step in self.steps.dropFirst(steps.count) {
@@ -66,14 +66,14 @@ extension FlowRun {
 
     /// The terminal's notices (synchronized frames released by the limit), timed from the
     /// trace's start: the same lines in a flow's trace and a Swift test's.
-    static func terminalMessages(of session: TerminalSession?, trace: FlowTraceRecorder) -> [FlowTrace.Message] {
+    package static func terminalMessages(of session: TerminalSession?, trace: FlowTraceRecorder) -> [FlowTrace.Message] {
         (session?.notices ?? []).map {
             FlowTrace.Message(time: trace.seconds(at: $0.date), kind: .terminal, name: "terminal", value: $0.text)
         }
     }
 
     /// The bridge's events and spy records, in time order, timed from the trace's start.
-    static func bridgeMessages(of app: TerminalApp?, trace: FlowTraceRecorder) -> [FlowTrace.Message] {
+    package static func bridgeMessages(of app: TerminalApp?, trace: FlowTraceRecorder) -> [FlowTrace.Message] {
         var messages: [FlowTrace.Message] = []
         if let bridge = app?.connectedBridge {
             let timed = bridge.timedEvents

@@ -9,7 +9,7 @@ extension FlowRun {
     /// (inside `area` when given): a dialog closed, a spinner stopped. The wait is the
     /// session's screen wait with the condition negated, so it ends on the first screen
     /// without it (at once when it is already gone).
-    func expectGone(_ pattern: FlowTextPattern, area: ScreenArea?, within limit: Duration) async throws {
+    package func expectGone(_ pattern: FlowTextPattern, area: ScreenArea?, within limit: Duration) async throws {
         let session = try session
         let shows = try Self.screenShows(pattern, area: area, style: nil, deciding: limit)
         let place = area.map { " in \($0)" } ?? ""
@@ -28,7 +28,7 @@ extension FlowRun {
     /// inside the area with the style in every cell (`StyledTextQuery`, as `expect ... in`).
     /// These checks pass when the pattern is absent, so a regex is matched until `limit` from
     /// now and one that backtracks past it counts as shown: undecided is never a pass.
-    static func screenShows(
+    package static func screenShows(
         _ pattern: FlowTextPattern, area: ScreenArea?, style: TextStyle?, deciding limit: Duration
     ) throws -> @Sendable (ScreenSnapshot) -> Bool {
         guard area != nil || style != nil else {

@@ -5,7 +5,7 @@ import Stubs
 extension FlowRun {
     /// `launch`: starts the stub server when the flow uses one, then the app through
     /// ``TerminalApp`` with the flow's setup lines.
-    func launch() async throws {
+    package func launch() async throws {
         let launch = try prepareLaunch()
         do {
             app = try await TerminalApp.launch(launch)
@@ -22,7 +22,7 @@ extension FlowRun {
     /// What `launch` and `launch pipes` share: the program resolved, its environment, seeds,
     /// clock and launch protocol from the setup lines, and the stub server started when the
     /// flow uses one.
-    func prepareLaunch() throws -> AppLaunch {
+    package func prepareLaunch() throws -> AppLaunch {
         guard let written = script.app else { throw FlowStepFailure("the flow has no app line", showsScreen: false) }
         let variables = options.environment
         let executable: String
@@ -81,14 +81,14 @@ extension FlowRun {
     }
 
     /// Registers one `stub` line.
-    func register(_ stub: FlowStub, on server: StubServer) throws {
+    package func register(_ stub: FlowStub, on server: StubServer) throws {
         let id = server.stub(Self.pattern(method: stub.method, target: stub.path), try Self.behaviour(of: stub.response))
         trace?.stubAnswers[id] = stub.response
     }
 
     /// The request pattern of a `stub` or `requests` line: the method, the exact path, and each
     /// query parameter written after `?`.
-    static func pattern(method: String, target: String) -> RequestPattern {
+    package static func pattern(method: String, target: String) -> RequestPattern {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var pattern = RequestPattern.method(method, .exact(String(parts[0])))
         if parts.count == 2 {
@@ -99,7 +99,7 @@ extension FlowRun {
     }
 
     /// What a `stub` line answers.
-    static func behaviour(of response: FlowStubResponse) throws -> StubBehaviour {
+    package static func behaviour(of response: FlowStubResponse) throws -> StubBehaviour {
         switch response {
         case .hang:
             return .hang
@@ -126,7 +126,7 @@ extension FlowRun {
     }
 
     /// The bytes of a file a flow refers to.
-    static func read(_ file: FlowFileReference) throws -> Data {
+    package static func read(_ file: FlowFileReference) throws -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: file.absolutePath))
         } catch {

@@ -65,13 +65,14 @@ public struct FlowScript: Sendable, Equatable {
         return steps[(index + 1)...]
     }
 
-    /// What the flow's commands need, together (``FlowKeyword/Definition/needs``; `given`
-    /// needs the launch options before `launch` and the bridge after it).
-    public var needs: FlowKeyword.Needs {
-        let launch = launchIndex ?? steps.count
-        return steps.indices.reduce(into: []) { needs, index in
-            needs.formUnion(steps[index].command.keyword.definition.needs(afterLaunch: index > launch))
-        }
+    /// What the flow's commands need, together (the keyword table's needs, which the parser
+    /// that made the script adds up; `given` needs the launch options before `launch` and the
+    /// bridge after it).
+    public var needs: FlowKeyword.Needs = []
+
+    /// Creates a script; the parser makes them, with the needs of the keyword table.
+    package init(file: String, directory: String, steps: [FlowStep], needs: FlowKeyword.Needs = []) {
+        (self.file, self.directory, self.steps, self.needs) = (file, directory, steps, needs)
     }
 
     /// Whether the flow uses the stub server (any `stub` or `requests` line).

@@ -8,14 +8,14 @@ extension FlowRun {
     /// `.journal.json` (stub requests) and `.events.json` (bridge events); a pipes run has no
     /// screen and leaves `.stdout.txt` and `.stderr.txt` (as read until the failure) instead.
     /// Later attempts add `.attemptN` before the extension. Returns their paths relative to the folder.
-    func writeArtifacts(failure: FlowFailure) -> FlowArtifacts {
+    package func writeArtifacts(failure: FlowFailure) -> FlowArtifacts {
         writeArtifacts(recordingOnly: false)
     }
 
     /// With `--trace on`, a passed attempt keeps its recording too: the `.cast` (or a pipes
     /// run's `.stdout.txt` and `.stderr.txt`) under the artifacts folder, named as a failed
     /// attempt's would be.
-    func writeRecordingOfPassedAttempt() {
+    package func writeRecordingOfPassedAttempt() {
         guard options.traces?.mode == .on else { return }
         _ = writeArtifacts(recordingOnly: true)
     }
@@ -61,7 +61,7 @@ extension FlowRun {
     }
 
     /// The stub journal as a JSON array, one object per request.
-    static func journalJSON(_ requests: [RecordedRequest]) -> Data {
+    package static func journalJSON(_ requests: [RecordedRequest]) -> Data {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let entries: [JSONValue] = requests.map { request in
@@ -84,7 +84,7 @@ extension FlowRun {
     }
 
     /// Pretty-printed JSON with sorted keys and a final newline.
-    static func prettyJSON(_ value: JSONValue) -> Data {
+    package static func prettyJSON(_ value: JSONValue) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return ((try? encoder.encode(value)) ?? Data("null".utf8)) + Data("\n".utf8)

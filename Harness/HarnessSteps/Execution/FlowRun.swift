@@ -5,46 +5,46 @@ import TerminalEmulator
 
 /// One attempt at one flow: the state the steps share (app, stub server, current timeout) and
 /// the loop that runs them. Used once, from one task.
-final class FlowRun {
-    let script: FlowScript
-    let flow: FlowFile
-    let attempt: Int
-    let options: FlowExecutor.Options
+package final class FlowRun {
+    package let script: FlowScript
+    package let flow: FlowFile
+    package let attempt: Int
+    package let options: FlowExecutor.Options
 
     /// The flow's own stub server, when it has `stub` or `requests` lines.
-    var stubServer: StubServer?
+    package var stubServer: StubServer?
     /// The launched app.
-    var app: TerminalApp?
+    package var app: TerminalApp?
     /// The app launched with pipes (`launch pipes`) instead of ``app``.
-    var pipedApp: PipedApp?
+    package var pipedApp: PipedApp?
     /// The current default limit of waits (`timeout` lines change it).
-    var timeout: Duration
+    package var timeout: Duration
     /// How many events of each name `event` checks have already awaited.
-    var awaitedEvents: [String: Int] = [:]
+    package var awaitedEvents: [String: Int] = [:]
     /// Records the attempt's steps for the report, when the run collects traces.
-    let trace: FlowTraceRecorder?
+    package let trace: FlowTraceRecorder?
     /// Where `snapshot` steps keep their references.
-    let snapshotPlace: SnapshotPlace
+    package let snapshotPlace: SnapshotPlace
     /// Who owns those references in the snapshot ledger: the flow, or the Swift test.
-    let snapshotOwner: SnapshotLedger.Owner
+    package let snapshotOwner: SnapshotLedger.Owner
     /// The folder the run's paths are relative to (`harness run`'s current folder), which the
     /// actual snapshots' places under the artifacts folder follow: `a/__Snapshots__/login/…`
     /// and `b/__Snapshots__/login/…` for two flows named `login`. Nil for a Swift test (its
     /// package decides) or a flow named by a path outside that folder.
-    let snapshotMirrorRoot: URL?
+    package let snapshotMirrorRoot: URL?
     /// The steps this run executes, in order (a flow's lines, or a Swift test's steps).
     private(set) var steps: [EngineStep] = []
     /// Whether each step is recorded in the app's session journal (a Swift test whose trace is
     /// its `with`'s timeline), and when the current step began.
-    var journalsSteps = false
-    var stepStart: Date?
+    package var journalsSteps = false
+    package var stepStart: Date?
     /// The index in ``steps`` of the step that ended the run, when one failed or skipped.
     private(set) var failedIndex: Int?
     /// Whether ``tearDown(failed:)`` ends the app and the stub server: true when this run
     /// started them (a flow), false when a Swift test owns them.
-    let ownsResources: Bool
+    package let ownsResources: Bool
 
-    init(script: FlowScript, flow: FlowFile, attempt: Int, options: FlowExecutor.Options) {
+    package init(script: FlowScript, flow: FlowFile, attempt: Int, options: FlowExecutor.Options) {
         self.script = script
         self.flow = flow
         self.attempt = attempt
@@ -64,7 +64,7 @@ final class FlowRun {
 
     /// A run of a Swift test's steps on the app (or piped app) the test launched, and the stub
     /// server it started, if any; the test keeps owning them.
-    init(swiftTest: SnapshotPlace, name: String, steps: [EngineStep], app: TerminalApp?, pipedApp: PipedApp?,
+    package init(swiftTest: SnapshotPlace, name: String, steps: [EngineStep], app: TerminalApp?, pipedApp: PipedApp?,
          stubServer: StubServer?, options: FlowExecutor.Options) {
         let directory = URL(fileURLWithPath: swiftTest.filePath).deletingLastPathComponent().path
         self.script = FlowScript(file: swiftTest.filePath, directory: directory, steps: [])
@@ -85,7 +85,7 @@ final class FlowRun {
     }
 
     /// The running session (after `launch`).
-    var session: TerminalSession {
+    package var session: TerminalSession {
         get throws(FlowStepFailure) {
             guard let app else { throw FlowStepFailure("the app is not running (no launch yet)", showsScreen: false) }
             return app.session
@@ -95,7 +95,7 @@ final class FlowRun {
     // MARK: - Running
 
     /// Runs every step, then tears everything down; never throws.
-    func execute() async -> AttemptOutcome {
+    package func execute() async -> AttemptOutcome {
         // The waits and inputs a step makes are the step's: the session's journal records the
         // step (when it records anything), not them.
         await SessionJournal.$isMuted.withValue(true) { await executeSteps() }
@@ -144,7 +144,7 @@ final class FlowRun {
 
     /// Ends the app and the stub server and removes the sandbox (kept on failure when
     /// `HARNESS_KEEP_SANDBOX=1`, as ``TerminalApp/close(failed:)`` does).
-    func tearDown(failed: Bool) {
+    package func tearDown(failed: Bool) {
         app?.close(failed: failed)
         app = nil
         pipedApp?.close(failed: failed)
@@ -154,7 +154,7 @@ final class FlowRun {
     }
 
     /// The failure of `step`: its text, what went wrong, and the screen.
-    func failure(_ error: any Error, at step: EngineStep?) -> FlowFailure {
+    package func failure(_ error: any Error, at step: EngineStep?) -> FlowFailure {
         let stepFailure: FlowStepFailure
         switch error {
         case let failure as FlowStepFailure: stepFailure = failure
@@ -174,7 +174,7 @@ final class FlowRun {
     // MARK: - Steps
 
     /// Runs one step.
-    func perform(_ step: EngineStep) async throws {
+    package func perform(_ step: EngineStep) async throws {
         switch step.body {
         case .command(let command):
             try await perform(command)
@@ -206,7 +206,7 @@ final class FlowRun {
     }
 
     /// The app in a terminal (a Swift closure step needs one).
-    var runningApp: TerminalApp {
+    package var runningApp: TerminalApp {
         get throws(FlowStepFailure) {
             guard let app else { throw FlowStepFailure("the app is not running (no launch yet)", showsScreen: false) }
             return app
@@ -214,7 +214,7 @@ final class FlowRun {
     }
 
     /// Runs one command.
-    func perform(_ command: FlowCommand) async throws {
+    package func perform(_ command: FlowCommand) async throws {
         switch command {
         case .app, .env, .size, .clock, .stub, .seed, .set, .carrier:
             break  // read by `launch`

@@ -170,7 +170,7 @@ public struct FlowResult: Sendable, Hashable {
 
 extension Duration {
     /// The duration in seconds as a `Double` (for reports).
-    var flowSeconds: Double {
+    package var flowSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

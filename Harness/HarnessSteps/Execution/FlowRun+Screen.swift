@@ -7,7 +7,7 @@ extension FlowRun {
 
     /// `expect`: waits until a screen line shows the text or matches the regex (inside `area`,
     /// with `style` in every cell, when given).
-    func expect(_ pattern: FlowTextPattern, within limit: Duration, area: ScreenArea?, style: TextStyle?) async throws {
+    package func expect(_ pattern: FlowTextPattern, within limit: Duration, area: ScreenArea?, style: TextStyle?) async throws {
         guard area != nil || style != nil else {
             return try await wait(for: pattern, within: limit, onOutput: false)
         }
@@ -74,14 +74,14 @@ extension FlowRun {
 
     /// `expect-not`: the screen, as it is now, does not show the text or match the regex
     /// (inside `area`, with `style` in every cell, when given).
-    func expectNot(_ pattern: FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil) throws {
+    package func expectNot(_ pattern: FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil) throws {
         let screen = try session.screen
         guard try Self.screenShows(pattern, area: area, style: style, deciding: timeout)(screen) else { return }
         throw FlowStepFailure("the screen shows it" + (area.map { " in \($0)" } ?? "") + (style.map { " styled \($0)" } ?? ""))
     }
 
     /// `wait-stable`: waits until the program wrote nothing for `quiet`.
-    func waitStable(_ quiet: Duration) async throws {
+    package func waitStable(_ quiet: Duration) async throws {
         let limit = max(timeout, quiet + quiet)
         do {
             try await session.waitUntilStable(quietFor: quiet, timeout: limit)
@@ -94,13 +94,13 @@ extension FlowRun {
 
     /// `expect-output`: waits until the program prints the text or a match of the regex after
     /// the output cursor, and moves the cursor past it.
-    func expectOutput(_ pattern: FlowTextPattern, within limit: Duration) async throws {
+    package func expectOutput(_ pattern: FlowTextPattern, within limit: Duration) async throws {
         try await wait(for: pattern, within: limit, onOutput: true)
     }
 
     /// `expect-output-not`: nothing printed after the output cursor shows the text or matches
     /// the regex (checked at once; the cursor does not move).
-    func expectOutputNot(_ pattern: FlowTextPattern) throws {
+    package func expectOutputNot(_ pattern: FlowTextPattern) throws {
         let output = try session.outputAfterCursor
         let found: String?
         switch pattern {
@@ -125,7 +125,7 @@ extension FlowRun {
     }
 
     /// The lines of `output` around the first occurrence of `found`, a few of them.
-    static func excerpt(of output: String, around found: String) -> String {
+    package static func excerpt(of output: String, around found: String) -> String {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         let hit = lines.firstIndex { $0.contains(found) } ?? 0
         let shown = lines[max(0, hit - 3)..<min(lines.count, hit + 4)]
@@ -135,7 +135,7 @@ extension FlowRun {
     /// A session wait error as a step failure (the framed screen is added by the caller).
     /// With `output`, the details show what was printed after the output cursor (what the wait
     /// could have matched); otherwise the last bytes received.
-    static func waitFailure(_ error: any Error, what: String, limit: Duration, output: Bool = false) -> FlowStepFailure {
+    package static func waitFailure(_ error: any Error, what: String, limit: Duration, output: Bool = false) -> FlowStepFailure {
         switch error {
         case TerminalSessionError.timeout(_, _, let screen, let lastBytes, let printed, _):
             let details = output
@@ -157,7 +157,7 @@ extension FlowRun {
     }
 
     /// What a session wait error says it waited for.
-    static func awaited(by error: any Error) -> String? {
+    package static func awaited(by error: any Error) -> String? {
         switch error {
         case TerminalSessionError.timeout(let waitingFor, _, _, _, _, _): waitingFor
         case TerminalSessionError.exitedWhileWaiting(let waitingFor, _, _, _, _): waitingFor
@@ -168,7 +168,7 @@ extension FlowRun {
     /// The screen lines of a failure message: the screen the wait last checked (`checked`,
     /// when the failure is a wait's timeout) and, when the screen changed since, the screen now
     /// second, said to be newer; else the screen now.
-    static func screenLines(checked: String?, now: String) -> [String] {
+    package static func screenLines(checked: String?, now: String) -> [String] {
         guard let checked else { return ["Screen:", now] }
         guard checked != now else { return ["Screen:", checked] }
         return ["Screen (the last one the wait checked):", checked,
@@ -187,7 +187,7 @@ extension FlowRun {
     /// With `area`, only the part of the screen it covers is compared (`.screen(area:)`); the
     /// step waits for the area to be on the screen and equal to the reference. `masks` and
     /// `style` are those of the `.screen(masks:style:)` strategy.
-    func snapshot(_ name: String, area: ScreenArea? = nil, masks: [SnapshotMask] = [], style: Bool = false) async throws {
+    package func snapshot(_ name: String, area: ScreenArea? = nil, masks: [SnapshotMask] = [], style: Bool = false) async throws {
         guard area != nil || !masks.isEmpty || style else {
             return try await snapshot(name, as: .framedScreen) { $0.framed() }
         }
@@ -199,7 +199,7 @@ extension FlowRun {
 
     /// `snapshot-transcript NAME`: the transcript (scrollback, then the screen) matches the
     /// reference, with the same files, waits and record modes as `snapshot`.
-    func snapshotTranscript(_ name: String) async throws {
+    package func snapshotTranscript(_ name: String) async throws {
         try await snapshot(name, as: .transcript) { $0.framedTranscript() }
     }
 
@@ -232,7 +232,7 @@ extension FlowRun {
 
     /// The record mode and where actual snapshots go on failure: shared by screen and stream
     /// snapshots.
-    func snapshotSettings() throws -> (mode: SnapshotRecordMode, artifacts: URL) {
+    package func snapshotSettings() throws -> (mode: SnapshotRecordMode, artifacts: URL) {
         let mode: SnapshotRecordMode
         do {
             mode = try options.recordMode ?? SnapshotRecordMode.fromEnvironment(options.environment)
@@ -245,7 +245,7 @@ extension FlowRun {
     }
 
     /// Waits until the screen satisfies `predicate` (a Swift test's `.screen` expectation).
-    func expect(_ description: String, where predicate: @escaping @Sendable (ScreenSnapshot) -> Bool) async throws {
+    package func expect(_ description: String, where predicate: @escaping @Sendable (ScreenSnapshot) -> Bool) async throws {
         let session = try session
         do {
             _ = try await session.waitFor(description, timeout: timeout, where: predicate)
@@ -255,7 +255,7 @@ extension FlowRun {
     }
 
     /// A failure message of the snapshot verifier as a step failure: its first line, then the rest.
-    static func snapshotFailure(_ message: String) -> FlowStepFailure {
+    package static func snapshotFailure(_ message: String) -> FlowStepFailure {
         let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
         return FlowStepFailure(String(lines[0]), details: lines.count > 1 ? String(lines[1]) : nil, showsScreen: false)
     }
@@ -263,7 +263,7 @@ extension FlowRun {
     // MARK: - exit, kill
 
     /// `exit CODE`: waits for the program to end with that status (signal N counts as 128+N).
-    func exit(_ code: Int32) async throws {
+    package func exit(_ code: Int32) async throws {
         let session = try session
         let status: ExitStatus
         do {

@@ -43,7 +43,7 @@ extension RunReport {
     /// Every trace with its screens drawn, the traces in parallel (drawing is most of the cost
     /// of a report), the pictures then gathered into `table` in the order of paths and attempts
     /// (so the same run always gives the same file).
-    static func draw(_ traces: [String: [Int: FlowTrace]], into table: inout ReportFrameTable) -> [String: [Int: Trace]] {
+    package static func draw(_ traces: [String: [Int: FlowTrace]], into table: inout ReportFrameTable) -> [String: [Int: Trace]] {
         let list = traces.keys.sorted().flatMap { path in
             traces[path, default: [:]].sorted { $0.key < $1.key }.map(\.value)
         }
@@ -63,7 +63,7 @@ extension RunReport {
     }
 
     /// A trace with its screens drawn into `table`.
-    static func trace(_ trace: FlowTrace, frames table: inout ReportFrameTable) -> Trace {
+    package static func trace(_ trace: FlowTrace, frames table: inout ReportFrameTable) -> Trace {
         let steps = trace.steps.map { step in
             Step(text: step.text, line: step.line, start: step.start, duration: step.duration, result: step.result,
                  problem: step.problem, details: step.details, frame: step.screen.map { table.add(screen: $0) })
@@ -82,25 +82,6 @@ extension RunReport {
         }
         return Trace(startDate: trace.startDate, duration: trace.duration, steps: steps, requests: trace.requests,
                      messages: trace.messages, replay: replay)
-    }
-
-    /// Adds each flow's last `limit` outcomes from `runs` (oldest first; the history should
-    /// hold this run already) and flags the flows that flip between pass and fail.
-    public mutating func attachHistory(_ runs: [FlowHistory.Run], limit: Int = 20) {
-        var points: [String: [HistoryPoint]] = [:]
-        var entries: [String: [FlowHistory.Entry]] = [:]
-        for run in runs.sorted(by: { $0.date < $1.date }) {
-            for entry in run.flows {
-                points[entry.path, default: []].append(HistoryPoint(date: run.date, status: entry.status, seconds: entry.seconds))
-                entries[entry.path, default: []].append(entry)
-            }
-        }
-        for index in flows.indices {
-            let path = flows[index].path
-            guard let recent = points[path]?.suffix(limit), !recent.isEmpty else { continue }
-            flows[index].history = Array(recent)
-            flows[index].flakyOverTime = FlowHistory.flipsBetweenPassAndFail(Array(entries[path, default: []].suffix(limit)))
-        }
     }
 
     /// The results again (without traces), for JUnit and the history after a merge.
@@ -155,7 +136,7 @@ extension RunReport {
 extension RunReport.Trace {
     /// The trace with its frame indices `i` replaced by `remap[i]` (a replay with an index
     /// out of range is dropped, a step's picture forgotten).
-    func remapped(_ remap: [Int]) -> RunReport.Trace {
+    package func remapped(_ remap: [Int]) -> RunReport.Trace {
         func frame(_ index: Int) -> Int? { remap.indices.contains(index) ? remap[index] : nil }
         var trace = self
         for step in trace.steps.indices { trace.steps[step].frame = trace.steps[step].frame.flatMap(frame) }
@@ -171,22 +152,22 @@ extension RunReport.Trace {
 private final class DrawnTraces: Sendable {
     private let slots: Locked<[(RunReport.Trace, [String])?]>
 
-    init(count: Int) {
+    package init(count: Int) {
         slots = Locked(Array(repeating: nil, count: count))
     }
 
-    func set(_ index: Int, _ trace: RunReport.Trace, _ frames: [String]) {
+    package func set(_ index: Int, _ trace: RunReport.Trace, _ frames: [String]) {
         slots.withLock { $0[index] = (trace, frames) }
     }
 
-    func get(_ index: Int) -> (RunReport.Trace, [String])? {
+    package func get(_ index: Int) -> (RunReport.Trace, [String])? {
         slots.withLock { $0[index] }
     }
 }
 
 extension FlowArtifacts {
     /// Every path with `prefix/` in front (unchanged when `prefix` is empty).
-    func prefixed(with prefix: String) -> FlowArtifacts {
+    package func prefixed(with prefix: String) -> FlowArtifacts {
         guard !prefix.isEmpty else { return self }
         func add(_ path: String?) -> String? { path.map { FlowPaths.join(prefix, $0) } }
         return FlowArtifacts(cast: add(cast), screenText: add(screenText), screenSVG: add(screenSVG), journal: add(journal),
@@ -196,5 +177,5 @@ extension FlowArtifacts {
 
 extension Double {
     /// Rounded to three decimals (times in reports).
-    var roundedToMilliseconds: Double { (self * 1000).rounded() / 1000 }
+    package var roundedToMilliseconds: Double { (self * 1000).rounded() / 1000 }
 }

@@ -16,7 +16,7 @@ extension FlowRun {
     }
 
     /// `file NAME exists`.
-    func fileExists(_ name: String) throws {
+    package func fileExists(_ name: String) throws {
         let sandbox = try sandbox
         guard sandbox.exists(name) else {
             throw FlowStepFailure("the sandbox has no \(name)", details: Self.listing(of: sandbox.url), showsScreen: false)
@@ -24,7 +24,7 @@ extension FlowRun {
     }
 
     /// `file NAME missing`.
-    func fileMissing(_ name: String) throws {
+    package func fileMissing(_ name: String) throws {
         let sandbox = try sandbox
         if sandbox.exists(name) {
             let size = (try? sandbox.read(name).count).map { " (\($0) bytes)" } ?? ""
@@ -33,7 +33,7 @@ extension FlowRun {
     }
 
     /// `file NAME equals FILE`: byte for byte.
-    func fileEquals(_ name: String, _ file: FlowFileReference) throws {
+    package func fileEquals(_ name: String, _ file: FlowFileReference) throws {
         let sandbox = try sandbox
         guard sandbox.exists(name) else {
             throw FlowStepFailure("the sandbox has no \(name)", details: Self.listing(of: sandbox.url), showsScreen: false)
@@ -55,7 +55,7 @@ extension FlowRun {
     }
 
     /// The files of the sandbox, for messages.
-    static func listing(of directory: URL) -> String {
+    package static func listing(of directory: URL) -> String {
         let names = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? []).sorted()
         return "sandbox \(directory.path): " + (names.isEmpty ? "(empty)" : names.joined(separator: ", "))
     }
@@ -64,7 +64,7 @@ extension FlowRun {
 
     /// `requests METHOD PATH count N`: when N is at least 1, first waits (up to the timeout)
     /// for one such request, then compares the journal's count.
-    func requestCount(_ method: String, _ path: String, _ count: Int) async throws {
+    package func requestCount(_ method: String, _ path: String, _ count: Int) async throws {
         guard let server = stubServer else {
             throw FlowStepFailure("the flow has no stub server", showsScreen: false)
         }

@@ -5,29 +5,29 @@ import TerminalEmulator
 
 /// Records one attempt's steps as they run (times, results, the screen after each) for a
 /// ``FlowTrace``. Used by ``FlowRun`` from its one task when the run collects traces.
-final class FlowTraceRecorder {
+package final class FlowTraceRecorder {
     /// The origin of the trace's times.
-    let startDate: Date
+    package let startDate: Date
     /// The steps so far.
     private(set) var steps: [FlowTrace.Step] = []
     /// What each registered stub answers, for the status and delay of its requests.
-    var stubAnswers: [StubID: FlowStubResponse] = [:]
+    package var stubAnswers: [StubID: FlowStubResponse] = [:]
     private var stepStart: Date?
 
-    init(startDate: Date = Date()) {
+    package init(startDate: Date = Date()) {
         self.startDate = startDate
     }
 
     /// Seconds since the start.
-    func seconds(at date: Date = Date()) -> Double { date.timeIntervalSince(startDate) }
+    package func seconds(at date: Date = Date()) -> Double { date.timeIntervalSince(startDate) }
 
     /// A step begins.
-    func begin() {
+    package func begin() {
         stepStart = Date()
     }
 
     /// The step begun last ended with `result`; `screen` is the screen after it.
-    func end(_ step: EngineStep, result: FlowTrace.StepResult, problem: String? = nil, details: String? = nil,
+    package func end(_ step: EngineStep, result: FlowTrace.StepResult, problem: String? = nil, details: String? = nil,
              screen: ScreenSnapshot?) {
         let now = Date()
         let start = stepStart ?? now
@@ -40,7 +40,7 @@ final class FlowTraceRecorder {
     /// The requests of `journal` with the status and delay of the stub that answered each (a
     /// sequence stub's answer is found by counting the requests it answered before).
     /// Stubs a Swift test registered itself (not by a `stub` line) are read from `stubs`.
-    func requests(_ journal: [RecordedRequest], stubs: [StubSummary] = []) -> [FlowTrace.Request] {
+    package func requests(_ journal: [RecordedRequest], stubs: [StubSummary] = []) -> [FlowTrace.Request] {
         let behaviours = Dictionary(stubs.map { ($0.id, $0.behaviour) }, uniquingKeysWith: { first, _ in first })
         var uses: [StubID: Int] = [:]
         return journal.map { request in

@@ -39,7 +39,7 @@ public enum FlowVariables {
     }
 
     /// Letters, digits and `_`, not starting with a digit.
-    static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         guard let first = name.first, first == "_" || (first.isASCII && first.isLetter) else { return false }
         return name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     }

@@ -134,6 +134,10 @@ public struct RunReport: Sendable, Codable {
         public var status: FlowStatus
         /// Its time in seconds.
         public var seconds: Double
+
+        package init(date: Date, status: FlowStatus, seconds: Double) {
+            (self.date, self.status, self.seconds) = (date, status, seconds)
+        }
     }
 
     /// Creates an empty report.
@@ -149,18 +153,26 @@ public struct RunReport: Sendable, Codable {
         self.frames = frames
     }
 
-    /// The counts of the report's flows.
-    public var summary: FlowRunSummary {
-        var summary = FlowRunSummary()
-        for flow in flows {
-            switch flow.status {
-            case .passed: summary.passed += 1
-            case .failed: summary.failed += 1
-            case .flaky: summary.flaky += 1
-            case .skipped: summary.skipped += 1
-            case .interrupted: summary.interrupted += 1
-            }
+    /// A snapshot a flow or test left changed: its reference and the actual snapshot, as text
+    /// and as pictures, and the command that accepts it. The page shows them side by side.
+    public struct SnapshotChange: Sendable, Codable, Equatable {
+        /// The reference file, relative to the folder the run ran in when inside it.
+        public var reference: String
+        /// The reference's text; nil when there was none yet (record mode `never`).
+        public var expected: String?
+        /// The actual snapshot's text.
+        public var actual: String
+        /// The reference's picture (SVG, without the XML declaration), when it has one.
+        public var expectedSVG: String?
+        /// The actual snapshot's picture.
+        public var actualSVG: String?
+        /// The shell command that copies the actual snapshot over the reference.
+        public var acceptCommand: String
+
+        package init(reference: String, expected: String?, actual: String, expectedSVG: String?, actualSVG: String?,
+                     acceptCommand: String) {
+            (self.reference, self.expected, self.actual, self.expectedSVG, self.actualSVG, self.acceptCommand) =
+                (reference, expected, actual, expectedSVG, actualSVG, acceptCommand)
         }
-        return summary
     }
 }

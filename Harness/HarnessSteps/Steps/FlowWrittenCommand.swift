@@ -5,60 +5,60 @@ import TerminalEmulator
 /// beside the flow that they name. Made by ``FlowCommand/written``, one switch that gives the
 /// keyword (``FlowCommand/keyword``), the printed line (``FlowCommand/flowText``) and the files
 /// the loader checks (``FlowParser/missingFiles(in:)``).
-struct FlowWrittenCommand {
+package struct FlowWrittenCommand {
     /// The keyword.
-    let keyword: FlowKeyword
+    package let keyword: FlowKeyword
     /// The arguments, each as written (quoted where needed).
-    private(set) var arguments: [String]
+    package private(set) var arguments: [String]
     /// The files beside the flow that the arguments name, in order.
-    private(set) var files: [FlowFileReference] = []
+    package private(set) var files: [FlowFileReference] = []
 
-    init(_ keyword: FlowKeyword, _ arguments: String...) {
+    package init(_ keyword: FlowKeyword, _ arguments: String...) {
         self.keyword = keyword
         self.arguments = arguments
     }
 
     /// The line: the keyword, then the arguments.
-    var text: String { ([keyword.rawValue] + arguments).joined(separator: " ") }
+    package var text: String { ([keyword.rawValue] + arguments).joined(separator: " ") }
 
     /// Adds arguments as they are.
-    func raw(_ words: String...) -> Self { raw(words) }
+    package func raw(_ words: String...) -> Self { raw(words) }
 
     /// Adds arguments as they are.
-    func raw(_ words: [String]) -> Self {
+    package func raw(_ words: [String]) -> Self {
         var line = self
         line.arguments += words
         return line
     }
 
     /// Adds text as a bare word when the parser reads it back unchanged, else quoted.
-    func word(_ text: String) -> Self { raw(FlowCommand.word(text)) }
+    package func word(_ text: String) -> Self { raw(FlowCommand.word(text)) }
 
     /// Adds each text as ``word(_:)`` does.
-    func words(_ texts: [String]) -> Self { raw(texts.map(FlowCommand.word)) }
+    package func words(_ texts: [String]) -> Self { raw(texts.map(FlowCommand.word)) }
 
     /// Adds text as a quoted string.
-    func quoted(_ text: String) -> Self { raw(FlowStringLiteral.quote(text)) }
+    package func quoted(_ text: String) -> Self { raw(FlowStringLiteral.quote(text)) }
 
     /// Adds a file argument (as written) and records the file.
-    func file(_ file: FlowFileReference) -> Self { word(file.written).naming(file) }
+    package func file(_ file: FlowFileReference) -> Self { word(file.written).naming(file) }
 
     /// Records a file the arguments name without adding an argument.
-    func naming(_ file: FlowFileReference?) -> Self {
+    package func naming(_ file: FlowFileReference?) -> Self {
         var line = self
         if let file { line.files.append(file) }
         return line
     }
 
     /// Adds a JSON argument when given (recording its file when it names one).
-    func json(_ json: FlowJSON?) -> Self {
+    package func json(_ json: FlowJSON?) -> Self {
         guard let json else { return self }
         if case .file(let file) = json { return raw(json.description).naming(file) }
         return raw(json.description)
     }
 
     /// Adds a pattern and its options, in the canonical order `in`, `style`, `within`, `for`.
-    func pattern(
+    package func pattern(
         _ pattern: FlowTextPattern, area: ScreenArea? = nil, style: TextStyle? = nil, within: Duration? = nil, during: Duration? = nil
     ) -> Self {
         raw(pattern.description)
@@ -69,7 +69,7 @@ struct FlowWrittenCommand {
     }
 
     /// Adds what a stub route answers (the part of a `stub` line after the path).
-    func stubResponse(_ response: FlowStubResponse) -> Self {
+    package func stubResponse(_ response: FlowStubResponse) -> Self {
         switch response {
         case .respond(_, .json(let file), _), .sequence(_, let file?): raw(response.flowText).naming(file)
         default: raw(response.flowText)
