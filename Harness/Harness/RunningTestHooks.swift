@@ -1,6 +1,5 @@
 import Foundation
 import HarnessCore
-import HarnessFlows
 import HarnessSteps
 import HarnessSystem
 import Testing

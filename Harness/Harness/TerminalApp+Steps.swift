@@ -1,8 +1,7 @@
 import Foundation
 import HarnessCore
-import HarnessFlows
 import HarnessSteps
-import Stubs
+import HarnessSystem
 import Testing
 
 extension TerminalApp {
@@ -17,14 +16,14 @@ extension TerminalApp {
     ///
     /// - Parameter stubServer: the test's stub server, which `.requests` checks read.
     public func run(
-        _ steps: AppStep..., stubServer: StubServer? = nil, filePath: StaticString = #filePath, function: String = #function
+        _ steps: AppStep..., stubServer: (any RequestJournal)? = nil, filePath: StaticString = #filePath, function: String = #function
     ) async throws {
         try await run(steps, stubServer: stubServer, filePath: filePath, function: function)
     }
 
     /// The array form of ``run(_:stubServer:filePath:function:)-(AppStep...)``.
     public func run(
-        _ steps: [AppStep], stubServer: StubServer? = nil, filePath: StaticString = #filePath, function: String = #function
+        _ steps: [AppStep], stubServer: (any RequestJournal)? = nil, filePath: StaticString = #filePath, function: String = #function
     ) async throws {
         try await AppStepRunner.run(steps, app: self, pipedApp: nil, stubServer: stubServer,
                                     test: SnapshotPlace(filePath: "\(filePath)", function: function))
@@ -36,14 +35,14 @@ extension PipedApp {
     /// does: stream checks (`.standardOutput(.contains("a"))`) and `.exit` wait for the program
     /// to end; screen checks fail (there is no screen).
     public func run(
-        _ steps: AppStep..., stubServer: StubServer? = nil, filePath: StaticString = #filePath, function: String = #function
+        _ steps: AppStep..., stubServer: (any RequestJournal)? = nil, filePath: StaticString = #filePath, function: String = #function
     ) async throws {
         try await run(steps, stubServer: stubServer, filePath: filePath, function: function)
     }
 
     /// The array form of ``run(_:stubServer:filePath:function:)-(AppStep...)``.
     public func run(
-        _ steps: [AppStep], stubServer: StubServer? = nil, filePath: StaticString = #filePath, function: String = #function
+        _ steps: [AppStep], stubServer: (any RequestJournal)? = nil, filePath: StaticString = #filePath, function: String = #function
     ) async throws {
         try await AppStepRunner.run(steps, app: nil, pipedApp: self, stubServer: stubServer,
                                     test: SnapshotPlace(filePath: "\(filePath)", function: function))
@@ -63,7 +62,7 @@ enum AppStepRunner {
     }
 
     static func run(
-        _ steps: [AppStep], app: TerminalApp?, pipedApp: PipedApp?, stubServer: StubServer?, test: SnapshotPlace
+        _ steps: [AppStep], app: TerminalApp?, pipedApp: PipedApp?, stubServer: (any RequestJournal)?, test: SnapshotPlace
     ) async throws {
         var engineSteps: [EngineStep] = []
         var owner: [Int] = []  // the AppStep of each engine step

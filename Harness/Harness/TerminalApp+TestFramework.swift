@@ -1,6 +1,5 @@
 import Foundation
 import HarnessCore
-import HarnessFlows
 import HarnessSteps
 
 extension TerminalApp {

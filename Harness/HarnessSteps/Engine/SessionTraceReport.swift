@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCore
-import Stubs
+import HarnessSystem
 import TerminalEmulator
 
 /// The trace of a Swift test's app: its session journal (the waits and inputs it made, with their
@@ -66,14 +66,14 @@ public enum SessionTraceReport {
               artifacts: artifacts, folder: folder)
     }
 
-    /// The stub servers the steps on the session named (the journal keeps them as objects).
-    private static func stubServers(of journal: SessionJournal) -> [StubServer] {
-        journal.stubServers.compactMap { $0 as? StubServer }
+    /// The stub servers the steps on the session named .
+    private static func stubServers(of journal: SessionJournal) -> [any RequestJournal] {
+        journal.stubServers
     }
 
     private static func write(
         name: String, filePath: String, entries: [SessionJournal.Entry], finalScreen: ScreenSnapshot?,
-        recording: TerminalRecording?, messages: [FlowTrace.Message], stubServers: [StubServer],
+        recording: TerminalRecording?, messages: [FlowTrace.Message], stubServers: [any RequestJournal],
         recorder: FlowTraceRecorder, failure: String?, artifacts: FlowArtifacts, folder: String
     ) {
         var steps = entries.map { entry in
@@ -85,7 +85,7 @@ public enum SessionTraceReport {
             steps.append(FlowTrace.Step(text: "the test failed", line: 0, start: recorder.seconds(), duration: 0,
                                         result: .failed, problem: failure, screen: finalScreen))
         }
-        let requests = stubServers.flatMap { recorder.requests($0.requests, stubs: $0.stubs) }.sorted { $0.time < $1.time }
+        let requests = stubServers.flatMap(recorder.requests).sorted { $0.time < $1.time }
         let trace = FlowTrace(
             path: name, attempt: 1, startDate: recorder.startDate, duration: recorder.seconds(), steps: steps,
             requests: requests, messages: messages, recording: recording)

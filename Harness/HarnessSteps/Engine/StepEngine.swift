@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCore
-import Stubs
+import HarnessSystem
 
 /// The one step engine: runs ``EngineStep``s, whichever front end wrote them, with one set of
 /// semantics (waits, snapshot settling, the output cursor, areas, styles, the bridge, files,
@@ -33,7 +33,7 @@ public enum StepEngine {
     ///   - journal: the steps go to the app's session journal, for the trace of the test's whole
     ///     `with` (``SessionTraceReport``), instead of a report of their own.
     public static func run(
-        _ steps: [EngineStep], app: TerminalApp? = nil, pipedApp: PipedApp? = nil, stubServer: StubServer? = nil,
+        _ steps: [EngineStep], app: TerminalApp? = nil, pipedApp: PipedApp? = nil, stubServer: (any RequestJournal)? = nil,
         test: SnapshotPlace, name: String? = nil, options: FlowExecutor.Options = FlowExecutor.Options(), journal: Bool = false
     ) async -> Outcome {
         let name = name ?? SnapshotVerifier.testName(of: test.function)

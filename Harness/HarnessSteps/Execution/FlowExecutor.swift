@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSystem
 
 /// Runs one attempt of a parsed flow: its stub server, the app under a pseudo-terminal, then
 /// every step in order, stopping at the first failure; teardown always runs.
@@ -32,6 +33,9 @@ public struct FlowExecutor: Sendable {
         public var environment: [String: String]
         /// Where attempts leave their traces for the run report; nil: no trace is recorded.
         public var traces: FlowTraceCollector?
+        /// Starts the stub server of a flow with `stub` or `requests` lines, its stubs registered
+        /// (the flow front end gives one: `FlowStubServers.start`); nil: such a flow fails.
+        public var stubServers: (@Sendable ([FlowStub]) throws -> any RequestJournal)?
 
         /// Creates options.
         public init(
@@ -39,8 +43,10 @@ public struct FlowExecutor: Sendable {
             recordMode: SnapshotRecordMode? = nil,
             artifactsDirectory: String? = nil,
             environment: [String: String] = ProcessInfo.processInfo.environment,
-            traces: FlowTraceCollector? = nil
+            traces: FlowTraceCollector? = nil,
+            stubServers: (@Sendable ([FlowStub]) throws -> any RequestJournal)? = nil
         ) {
+            self.stubServers = stubServers
             self.defaultTimeout = defaultTimeout
             self.recordMode = recordMode
             self.artifactsDirectory = artifactsDirectory

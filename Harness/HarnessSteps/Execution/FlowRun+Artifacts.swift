@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCore
-import Stubs
+import HarnessSystem
 
 extension FlowRun {
     /// Writes what a failed attempt leaves under the artifacts folder, beside each other:
@@ -52,35 +52,12 @@ extension FlowRun {
         }
         if recordingOnly { return artifacts }
         if let stubServer {
-            artifacts.journal = write(Self.journalJSON(stubServer.requests), ".journal.json")
+            artifacts.journal = write(stubServer.journalJSON(), ".journal.json")
         }
         if let events = eventsJSON() {
             artifacts.events = write(events, ".events.json")
         }
         return artifacts
-    }
-
-    /// The stub journal as a JSON array, one object per request.
-    package static func journalJSON(_ requests: [RecordedRequest]) -> Data {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let entries: [JSONValue] = requests.map { request in
-            var object: [String: JSONValue] = [
-                "sequenceNumber": .number(Double(request.sequenceNumber)),
-                "method": .string(request.method),
-                "target": .string(request.target),
-                "headers": .array(request.headers.map { .array([.string($0.name), .string($0.value)]) }),
-                "receivedAt": .string(formatter.string(from: request.receivedAt)),
-                "stub": request.stubID.map { .string($0.description) } ?? .null,
-            ]
-            if let text = request.bodyText {
-                object["body"] = .string(text)
-            } else {
-                object["bodyBase64"] = .string(request.body.base64EncodedString())
-            }
-            return .object(object)
-        }
-        return prettyJSON(.array(entries))
     }
 
     /// Pretty-printed JSON with sorted keys and a final newline.

@@ -1,7 +1,7 @@
 import Foundation
 import HarnessCore
 import HarnessWire
-import Stubs
+import HarnessSystem
 
 extension FlowRun {
     /// The app's bridge (the flow was launched with `.bridge` because it has spy/event lines).

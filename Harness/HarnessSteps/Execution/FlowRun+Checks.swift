@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCore
-import Stubs
+import HarnessSystem
 
 extension FlowRun {
     // MARK: - file
@@ -68,14 +68,9 @@ extension FlowRun {
         guard let server = stubServer else {
             throw FlowStepFailure("the flow has no stub server", showsScreen: false)
         }
-        let pattern = Self.pattern(method: method, target: path)
-        if count >= 1 {
-            _ = try? await server.waitForRequest(matching: pattern, timeout: timeout)
-        }
-        if let failure = server.verificationFailure(pattern, count: .exactly(count)) {
-            let actual = server.requests(matching: pattern).count
+        if let (actual, details) = await server.checkRequestCount(method: method, target: path, count: count, timeout: timeout) {
             throw FlowStepFailure("the stub server received \(actual) such request\(actual == 1 ? "" : "s"), expected \(count)",
-                                  details: "\(failure)", showsScreen: false)
+                                  details: details, showsScreen: false)
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCore
-import Stubs
+import HarnessSystem
 
 extension FlowRun {
     /// `launch`: starts the stub server when the flow uses one, then the app through
@@ -67,62 +67,19 @@ extension FlowRun {
             }
         }
         if script.usesStubServer {
-            let server: StubServer
+            guard let start = options.stubServers else {
+                throw FlowStepFailure("this runner starts no stub server (FlowExecutor.Options.stubServers)", showsScreen: false)
+            }
+            let server: any RequestJournal
             do {
-                server = try StubServer()
+                server = try start(script.stubs)
             } catch {
-                throw FlowStepFailure("cannot start the stub server: \(error)", showsScreen: false)
+                throw FlowStepFailure("\(error)", showsScreen: false)
             }
             stubServer = server
-            for stub in script.stubs { try register(stub, on: server) }
             launch.network = server.baseURL
         }
         return launch
-    }
-
-    /// Registers one `stub` line.
-    package func register(_ stub: FlowStub, on server: StubServer) throws {
-        let id = server.stub(Self.pattern(method: stub.method, target: stub.path), try Self.behaviour(of: stub.response))
-        trace?.stubAnswers[id] = stub.response
-    }
-
-    /// The request pattern of a `stub` or `requests` line: the method, the exact path, and each
-    /// query parameter written after `?`.
-    package static func pattern(method: String, target: String) -> RequestPattern {
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        var pattern = RequestPattern.method(method, .exact(String(parts[0])))
-        if parts.count == 2 {
-            let probe = RecordedRequest(method: method, target: target)
-            for item in probe.query { pattern = pattern.withQuery(item.name, .equalTo(item.value)) }
-        }
-        return pattern
-    }
-
-    /// What a `stub` line answers.
-    package static func behaviour(of response: FlowStubResponse) throws -> StubBehaviour {
-        switch response {
-        case .hang:
-            return .hang
-        case .close:
-            return .closeConnection
-        case .respond(let status, let body, let delay):
-            var answer: StubResponse
-            switch body {
-            case .empty: answer = .status(status)
-            case .text(let text): answer = .text(text, status: status)
-            case .json(let file): answer = .bytes(try read(file), status: status, contentType: "application/json")
-            }
-            if let delay { answer = answer.delayed(by: delay) }
-            return .respond(answer)
-        case .sequence(let statuses, let json):
-            let body = try json.map(read)
-            return .sequence(statuses.map { status -> StubResponse in
-                if let body, (200...299).contains(status) {
-                    return .bytes(body, status: status, contentType: "application/json")
-                }
-                return .status(status)
-            })
-        }
     }
 
     /// The bytes of a file a flow refers to.

@@ -60,7 +60,7 @@ extension FlowRun {
             .sorted { $0.time < $1.time }
         collector.add(FlowTrace(
             path: flow.relativePath, attempt: attempt, startDate: trace.startDate, duration: trace.seconds(),
-            steps: steps, requests: stubServer.map { trace.requests($0.requests, stubs: $0.stubs) } ?? [], messages: messages,
+            steps: steps, requests: stubServer.map(trace.requests) ?? [], messages: messages,
             recording: app?.session.recording))
     }
 

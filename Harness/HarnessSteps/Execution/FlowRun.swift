@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCore
-import Stubs
+import HarnessSystem
 import TerminalEmulator
 
 /// One attempt at one flow: the state the steps share (app, stub server, current timeout) and
@@ -12,7 +12,7 @@ package final class FlowRun {
     package let options: FlowExecutor.Options
 
     /// The flow's own stub server, when it has `stub` or `requests` lines.
-    package var stubServer: StubServer?
+    package var stubServer: (any RequestJournal)?
     /// The launched app.
     package var app: TerminalApp?
     /// The app launched with pipes (`launch pipes`) instead of ``app``.
@@ -65,7 +65,7 @@ package final class FlowRun {
     /// A run of a Swift test's steps on the app (or piped app) the test launched, and the stub
     /// server it started, if any; the test keeps owning them.
     package init(swiftTest: SnapshotPlace, name: String, steps: [EngineStep], app: TerminalApp?, pipedApp: PipedApp?,
-         stubServer: StubServer?, options: FlowExecutor.Options) {
+         stubServer: (any RequestJournal)?, options: FlowExecutor.Options) {
         let directory = URL(fileURLWithPath: swiftTest.filePath).deletingLastPathComponent().path
         self.script = FlowScript(file: swiftTest.filePath, directory: directory, steps: [])
         self.flow = FlowFile(path: swiftTest.filePath, relativePath: name)

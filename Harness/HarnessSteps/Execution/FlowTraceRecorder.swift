@@ -1,5 +1,5 @@
 import Foundation
-import Stubs
+import HarnessSystem
 import HarnessCore
 import TerminalEmulator
 
@@ -10,8 +10,6 @@ package final class FlowTraceRecorder {
     package let startDate: Date
     /// The steps so far.
     private(set) var steps: [FlowTrace.Step] = []
-    /// What each registered stub answers, for the status and delay of its requests.
-    package var stubAnswers: [StubID: FlowStubResponse] = [:]
     private var stepStart: Date?
 
     package init(startDate: Date = Date()) {
@@ -37,37 +35,11 @@ package final class FlowTraceRecorder {
             duration: now.timeIntervalSince(start), result: result, problem: problem, details: details, screen: screen))
     }
 
-    /// The requests of `journal` with the status and delay of the stub that answered each (a
-    /// sequence stub's answer is found by counting the requests it answered before).
-    /// Stubs a Swift test registered itself (not by a `stub` line) are read from `stubs`.
-    package func requests(_ journal: [RecordedRequest], stubs: [StubSummary] = []) -> [FlowTrace.Request] {
-        let behaviours = Dictionary(stubs.map { ($0.id, $0.behaviour) }, uniquingKeysWith: { first, _ in first })
-        var uses: [StubID: Int] = [:]
-        return journal.map { request in
-            var status = "404"
-            var delay: Double?
-            if let id = request.stubID {
-                let index = uses[id, default: 0]
-                uses[id] = index + 1
-                switch stubAnswers[id] {
-                case .respond(let code, _, let wait)?:
-                    status = String(code)
-                    delay = wait?.flowSeconds
-                case .hang?: status = "hang"
-                case .close?: status = "closed"
-                case .sequence(let statuses, _)?:
-                    status = statuses.isEmpty ? "?" : String(statuses[min(index, statuses.count - 1)])
-                case nil:
-                    if let answer = behaviours[id]?.answer(forUse: index) {
-                        status = answer.status
-                        delay = answer.delay?.flowSeconds
-                    } else {
-                        status = "?"
-                    }
-                }
-            }
-            return FlowTrace.Request(time: seconds(at: request.receivedAt), method: request.method, target: request.target,
-                                     status: status, delay: delay)
+    /// The requests of `journal`, with what answered each, timed from the start.
+    package func requests(_ journal: any RequestJournal) -> [FlowTrace.Request] {
+        journal.journaledRequests.map { request in
+            FlowTrace.Request(time: seconds(at: request.receivedAt), method: request.method, target: request.target,
+                              status: request.status, delay: request.delay?.flowSeconds)
         }
     }
 }

@@ -56,7 +56,8 @@ struct FlowSuite: SuiteSource {
         self.environment = environment
         traces = context.artifacts == nil ? nil : FlowTraceCollector(mode: traceMode)
         executor = FlowExecutor(options: .init(
-            defaultTimeout: timeout, recordMode: record, artifactsDirectory: context.artifacts, environment: environment, traces: traces))
+            defaultTimeout: timeout, recordMode: record, artifactsDirectory: context.artifacts, environment: environment, traces: traces,
+            stubServers: FlowStubServers.start))
     }
 
     mutating func list() async throws -> [String] {

@@ -1,5 +1,8 @@
 import Foundation
+// What `FlowCases`' API names: the flow file a case runs.
+@_exported import struct HarnessSteps.FlowFile
 import HarnessCore
+import Harness
 import HarnessFlows
 import HarnessSteps
 import Testing
@@ -57,7 +60,8 @@ public enum FlowCases {
         }
         let artifacts = HarnessTrace.current
         let traces = artifacts.map { _ in FlowTraceCollector(mode: .on) }
-        let options = FlowExecutor.Options(defaultTimeout: timeout, artifactsDirectory: artifacts, environment: environment, traces: traces)
+        let options = FlowExecutor.Options(defaultTimeout: timeout, artifactsDirectory: artifacts, environment: environment, traces: traces,
+                                           stubServers: FlowStubServers.start)
         let started = ContinuousClock.now
         let outcome = await FlowExecutor(options: options).run(script, flow: flow)
         if let artifacts, let traces {

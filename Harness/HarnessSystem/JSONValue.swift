@@ -77,7 +77,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String { jsonText }
 
     /// The JSON type name, for error messages.
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -89,7 +89,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// The first place where `self` (expected) and `other` differ, as a JSON path and both values.
-    func firstDifference(from other: JSONValue, path: String = "$") -> String? {
+    package func firstDifference(from other: JSONValue, path: String = "$") -> String? {
         switch (self, other) {
         case (.object(let expected), .object(let actual)):
             for key in expected.keys.sorted() {
