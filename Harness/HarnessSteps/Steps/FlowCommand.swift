@@ -204,8 +204,8 @@ public enum FlowCommand: Sendable, Equatable {
 /// order checks, the printer (``FlowCommand/keyword``), `harness run --help` and the check of
 /// docs/FLOWS.md's command reference all read this table.
 ///
-/// It is declared beside ``FlowCommand`` so that a new command is declared in this one file
-/// (see docs/ARCHITECTURE.md, "Adding a command").
+/// The names are declared beside ``FlowCommand``; each keyword's row (grammar, phase, needs) is
+/// the flow module's (`FlowKeyword+Table.swift`; docs/ARCHITECTURE.md, "Adding a step").
 public enum FlowKeyword: String, CaseIterable, Sendable {
     case app, env, size, clock, timeout, stub, seed, launch, type, press, paste, resize
     case click, doubleClick = "double-click", drag, scroll, hover, focus
