@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "HarnessCore", targets: ["HarnessCore"]),
         .library(name: "HarnessFlows", targets: ["HarnessFlows"]),
+        .library(name: "HarnessSteps", targets: ["HarnessSteps"]),
+        .library(name: "HarnessFlowCases", targets: ["HarnessFlowCases"]),
         .library(name: "TerminalEmulator", targets: ["TerminalEmulator"]),
         .library(name: "HarnessWire", targets: ["HarnessWire"]),
         .library(name: "HarnessHost", targets: ["HarnessHost"]),
@@ -31,17 +33,22 @@ let package = Package(
         .target(name: "HarnessWire", dependencies: ["HarnessSystem"], path: "Harness/HarnessWire"),
         .target(name: "HarnessHost", dependencies: ["HarnessSystem", "HarnessWire"], path: "Harness/HarnessHost"),
         // The library split by role (docs/ARCHITECTURE.md): HarnessCore drives sessions and links
-        // no test framework; Harness adds the assertions that report through Swift Testing and
-        // XCTest (and re-exports the core, so tests need only `import Harness`); HarnessFlows is
-        // the flow language, its runner and the reports, for the CLI.
+        // no test framework; HarnessSteps is the step engine beneath every front end (step
+        // values, the one runner, results, traces); Harness adds the assertions that report
+        // through Swift Testing and XCTest (and re-exports the core, so tests need only
+        // `import Harness`); HarnessFlows is the flow language and the reports, for the CLI;
+        // HarnessFlowCases runs `.flow` files as Swift test cases (both a test framework and
+        // the flow grammar, which neither Harness nor the CLI should carry).
         .target(name: "HarnessCore", dependencies: ["HarnessSystem", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessCore"),
-        .target(name: "Harness", dependencies: ["HarnessCore", "HarnessFlows", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
-        .target(name: "HarnessFlows", dependencies: ["HarnessCore", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessFlows"),
+        .target(name: "Harness", dependencies: ["HarnessCore", "HarnessSteps", "HarnessSystem", "TerminalEmulator", "HarnessWire"], path: "Harness/Harness"),
+        .target(name: "HarnessSteps", dependencies: ["HarnessCore", "HarnessSystem", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessSteps"),
+        .target(name: "HarnessFlowCases", dependencies: ["Harness", "HarnessFlows", "HarnessSteps", "HarnessCore"], path: "Harness/HarnessFlowCases"),
+        .target(name: "HarnessFlows", dependencies: ["HarnessSteps", "HarnessCore", "HarnessSystem", "Stubs", "TerminalEmulator", "HarnessWire"], path: "Harness/HarnessFlows"),
         // `todo` is listed so that `swift run harness run Tests/Flows` builds the app the bundled
         // flows drive (SwiftPM builds an executable dependency without linking its code).
         .executableTarget(
             name: "harness",
-            dependencies: ["HarnessFlows", "HarnessCore", "HarnessSystem", "TerminalEmulator", "todo"],
+            dependencies: ["HarnessFlows", "HarnessSteps", "HarnessCore", "HarnessSystem", "TerminalEmulator", "todo"],
             path: "Harness/harness-cli"
         ),
 
@@ -89,7 +96,7 @@ let package = Package(
 
         .executableTarget(
             name: "ShardBalanceBenchmark",
-            dependencies: ["HarnessFlows"],
+            dependencies: ["HarnessFlows", "HarnessSteps"],
             path: "Benchmarks/ShardBalanceBenchmark"
         ),
 
@@ -122,10 +129,10 @@ let package = Package(
         .testTarget(name: "TodoAppTests", dependencies: ["TodoCore", "todo", "Harness", "TestSupport"]),
         .testTarget(name: "TerminalEmulatorTests", dependencies: ["TerminalEmulator", "HarnessSystem"], exclude: ["Fixtures"]),
         .testTarget(name: "HarnessSystemTests", dependencies: ["HarnessSystem"]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness", "HarnessCore", "HarnessSystem", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "HarnessFlowCases", "HarnessFlows", "HarnessCore", "HarnessSystem", "TestSupport"]),
         .testTarget(name: "SnapshotTests", dependencies: ["Harness", "HarnessCore", "TerminalEmulator", "TestSupport"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "FlowTests", dependencies: ["HarnessFlows", "HarnessCore", "Harness", "HarnessSystem", "TestSupport"]),
-        .testTarget(name: "HarnessCLITests", dependencies: ["HarnessFlows", "Harness", "Stubs", "harness", "HarnessSystem", "TestSupport"]),
+        .testTarget(name: "FlowTests", dependencies: ["HarnessFlows", "HarnessSteps", "HarnessCore", "Harness", "HarnessSystem", "TestSupport"]),
+        .testTarget(name: "HarnessCLITests", dependencies: ["HarnessFlows", "HarnessSteps", "Harness", "Stubs", "harness", "HarnessSystem", "TestSupport"]),
         .testTarget(name: "HarnessWireTests", dependencies: ["HarnessWire"]),
         .testTarget(name: "HarnessHostTests", dependencies: ["HarnessHost", "HarnessWire"]),
         .testTarget(name: "BridgeTests", dependencies: ["Harness", "HarnessCore", "HarnessHost", "HarnessWire", "bridge-fixture-app", "TestSupport"]),
@@ -133,8 +140,8 @@ let package = Package(
             name: "TodoAcceptanceTests",
             // HarnessHost, TerminalEmulator and TestSupport for the docs' examples
             // (ReadmeExamplesTests, DocsExamplesTests); `harness` runs the README's flow.
-            dependencies: ["Harness", "HarnessFlows", "HarnessHost", "HarnessSystem", "Stubs", "TerminalEmulator", "TestSupport", "TodoCore", "todo",
-                           "harness"],
+            dependencies: ["Harness", "HarnessFlows", "HarnessFlowCases", "HarnessHost", "HarnessSystem", "Stubs", "TerminalEmulator", "TestSupport",
+                           "TodoCore", "todo", "harness"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(

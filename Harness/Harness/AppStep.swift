@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCore
-import HarnessFlows
+import HarnessSteps
 import TerminalEmulator
 
 /// One step of a flow through an app: an action, then what must be true after it.

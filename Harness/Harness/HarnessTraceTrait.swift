@@ -1,5 +1,5 @@
 import Foundation
-import HarnessFlows
+import HarnessSteps
 import HarnessSystem
 import Testing
 
@@ -44,7 +44,7 @@ extension Trait where Self == HarnessTraceTrait {
 
 /// Where the running test's steps leave their trace: the ``HarnessTraceTrait``'s folder, else
 /// `HARNESS_ARTIFACTS`, else nowhere.
-enum HarnessTrace {
+package enum HarnessTrace {
     @TaskLocal static var folder: String?
 
     /// One traced app or session of a test: its name in reports, its file, where its timeline
@@ -79,7 +79,7 @@ enum HarnessTrace {
         }
     }
 
-    static var current: String? {
+    package static var current: String? {
         if let folder { return folder }
         return ProcessInfo.processInfo.environment["HARNESS_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCore
-import HarnessFlows
+import HarnessSteps
 import HarnessSystem
 import Testing
 import XCTest

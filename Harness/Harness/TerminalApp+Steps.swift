@@ -1,7 +1,7 @@
 import Foundation
 import HarnessCore
-import HarnessFlows
-import Stubs
+import HarnessSteps
+import HarnessSystem
 import Testing
 
 extension TerminalApp {
@@ -16,14 +16,14 @@ extension TerminalApp {
     ///
     /// - Parameter stubServer: the test's stub server, which `.requests` checks read.
     public func run(
-        _ steps: AppStep..., stubServer: StubServer? = nil, filePath: StaticString = #filePath, function: String = #function
+        _ steps: AppStep..., stubServer: (any RequestJournal)? = nil, filePath: StaticString = #filePath, function: String = #function
     ) async throws {
         try await run(steps, stubServer: stubServer, filePath: filePath, function: function)
     }
 
     /// The array form of ``run(_:stubServer:filePath:function:)-(AppStep...)``.
     public func run(
-        _ steps: [AppStep], stubServer: StubServer? = nil, filePath: StaticString = #filePath, function: String = #function
+        _ steps: [AppStep], stubServer: (any RequestJournal)? = nil, filePath: StaticString = #filePath, function: String = #function
     ) async throws {
         try await AppStepRunner.run(steps, app: self, pipedApp: nil, stubServer: stubServer,
                                     test: SnapshotPlace(filePath: "\(filePath)", function: function))
@@ -35,14 +35,14 @@ extension PipedApp {
     /// does: stream checks (`.standardOutput(.contains("a"))`) and `.exit` wait for the program
     /// to end; screen checks fail (there is no screen).
     public func run(
-        _ steps: AppStep..., stubServer: StubServer? = nil, filePath: StaticString = #filePath, function: String = #function
+        _ steps: AppStep..., stubServer: (any RequestJournal)? = nil, filePath: StaticString = #filePath, function: String = #function
     ) async throws {
         try await run(steps, stubServer: stubServer, filePath: filePath, function: function)
     }
 
     /// The array form of ``run(_:stubServer:filePath:function:)-(AppStep...)``.
     public func run(
-        _ steps: [AppStep], stubServer: StubServer? = nil, filePath: StaticString = #filePath, function: String = #function
+        _ steps: [AppStep], stubServer: (any RequestJournal)? = nil, filePath: StaticString = #filePath, function: String = #function
     ) async throws {
         try await AppStepRunner.run(steps, app: nil, pipedApp: self, stubServer: stubServer,
                                     test: SnapshotPlace(filePath: "\(filePath)", function: function))
@@ -50,7 +50,7 @@ extension PipedApp {
 }
 
 /// Turns Swift steps into the engine's, runs them, and reports the first failure at its step.
-enum AppStepRunner {
+package enum AppStepRunner {
     /// The test's name in reports, as `harness swift-test` names it: `Module.Suite/test()` under
     /// Swift Testing, `<TestFile>/<test>` otherwise.
     static func reportName(_ test: SnapshotPlace) -> String {
@@ -61,13 +61,13 @@ enum AppStepRunner {
 
     /// The running Swift Testing test as `swift test list` names it (`Module.Suite/test()`); nil
     /// outside one.
-    static var runningTestName: String? {
+    package static var runningTestName: String? {
         guard let id = Test.current?.id, !id.nameComponents.isEmpty else { return nil }
         return "\(id.moduleName)." + id.nameComponents.joined(separator: "/")
     }
 
     static func run(
-        _ steps: [AppStep], app: TerminalApp?, pipedApp: PipedApp?, stubServer: StubServer?, test: SnapshotPlace
+        _ steps: [AppStep], app: TerminalApp?, pipedApp: PipedApp?, stubServer: (any RequestJournal)?, test: SnapshotPlace
     ) async throws {
         var engineSteps: [EngineStep] = []
         var owner: [Int] = []  // the AppStep of each engine step

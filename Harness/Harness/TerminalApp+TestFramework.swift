@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCore
-import HarnessFlows
+import HarnessSteps
 
 extension TerminalApp {
     /// Launches the app, runs `body`, and always closes it; keeps what a failure needs to be

@@ -4,6 +4,7 @@ import Testing
 import Harness
 @testable import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 @Suite struct AsciicastTests {
     @Test func writerOutputIsValidNDJSONAndRoundTrips() throws {

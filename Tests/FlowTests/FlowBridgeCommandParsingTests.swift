@@ -3,6 +3,7 @@ import HarnessWire
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `call`, `probe`, `given`, `set` and `carrier`: what they parse to, how they print, the
 /// order rules, and the launch protocol they ask for.

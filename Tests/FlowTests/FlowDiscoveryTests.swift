@@ -4,6 +4,7 @@ import Testing
 import Harness
 import HarnessSystem
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 @Suite struct FlowDiscoveryTests {
     @Test func findsFlowsRecursivelySortedAndSkipsHiddenAndOtherFiles() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// Every ```flow example in docs/FLOWS.md parses. A complete flow (one with an `app` line) is
 /// parsed as it is; an excerpt is parsed after `app` and `launch` lines. What the examples do

@@ -2,6 +2,7 @@ import Testing
 import Harness
 import TerminalEmulator
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `expect-gone PATTERN [in AREA] [within DURATION]`: what it parses to, how it prints back,
 /// its errors, and where it may appear.

@@ -2,6 +2,7 @@ import Testing
 import Harness
 import TerminalEmulator
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `expect-not PATTERN [in AREA] [style ATTRIBUTES...]`: the same options as `expect`'s,
 /// without `within` (it checks the screen once).

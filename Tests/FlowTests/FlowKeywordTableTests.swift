@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// The keyword table (``FlowKeyword``) is the one declaration of the flow language: every
 /// keyword parses, prints back, is checked in order by its phase and needs, and is listed in

@@ -1,6 +1,7 @@
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `click`, `double-click`, `drag` and `scroll`: what they parse to, how they print, and the
 /// errors of bad forms and bad places.

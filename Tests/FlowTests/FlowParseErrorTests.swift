@@ -1,6 +1,7 @@
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 @Suite struct FlowParseErrorTests {
     /// A valid prefix: errors below are on line 3 of `app ./todo`, `launch`, then the line.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `stdin`, `launch pipes` and the `stdout`/`stderr` checks: what they parse to, how they print
 /// back, and every mistake the parser reports about them.

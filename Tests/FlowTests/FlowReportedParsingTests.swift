@@ -2,6 +2,7 @@ import Testing
 import Harness
 import TerminalEmulator
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// What the program reports (shell marks, title, clipboard, links) and the waits added with
 /// them: `expect-command`, `command-status`, `expect-title`, `expect-clipboard`, `link=` in

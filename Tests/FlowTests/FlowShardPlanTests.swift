@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// Balanced shards (`--durations`), `--shard auto`, and the run history.
 @Suite struct FlowShardPlanTests {

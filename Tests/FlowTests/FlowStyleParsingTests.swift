@@ -2,6 +2,7 @@ import Testing
 import Harness
 import TerminalEmulator
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `expect ... in AREA style ...` and `snapshot NAME AREA`: what they parse to, how they print
 /// back (FlowCommand+FlowText), and the error of each malformed line.

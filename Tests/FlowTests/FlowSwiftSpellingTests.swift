@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// docs/FLOWS.md's "The same steps in Swift": every keyword of the table has its Swift spelling,
 /// and every `.name(` the spellings show is a static member of `AppAction` or `AppExpectation`.

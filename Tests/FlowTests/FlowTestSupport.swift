@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// Parses a flow made of `app` + `setup` lines + `launch` + `after` lines, in folder `/flows`.
 func parseFlow(setup: [String] = [], after: [String] = []) throws -> FlowScript {

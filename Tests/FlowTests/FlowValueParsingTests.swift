@@ -1,6 +1,7 @@
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 @Suite struct FlowValueParsingTests {
     static let durations: [(String, Duration?)] = [

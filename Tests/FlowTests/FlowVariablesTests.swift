@@ -1,5 +1,6 @@
 import Testing
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `${NAME}` and `$$` in `app` and `env` lines (docs/FLOWS.md, "The app and its launch").
 @Suite struct FlowVariablesTests {

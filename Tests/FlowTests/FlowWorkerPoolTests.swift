@@ -3,6 +3,7 @@ import Testing
 import Harness
 import HarnessSystem
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// Records calls from concurrent jobs.
 final class CallLog: Sendable {

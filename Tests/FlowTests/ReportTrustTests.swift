@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// The report page treats what it shows as data: its policy lets only its own script run (by
 /// its SHA-256), pictures read from files or shards are images of `data:` URIs, and links to

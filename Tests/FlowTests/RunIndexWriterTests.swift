@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 @Suite struct RunIndexWriterTests {
     static func results() -> [FlowResult] {

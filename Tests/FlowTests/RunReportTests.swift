@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// The run report's data and page without a browser: replay frames, deduplication, merging,
 /// escaping, trace modes.

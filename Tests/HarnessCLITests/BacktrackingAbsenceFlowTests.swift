@@ -3,6 +3,7 @@ import Testing
 import Harness
 @testable import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// The checks that pass when a pattern is absent (`expect-gone`, `expect-not`, `expect-not ...
 /// for`, `expect-output-not`) match a regex until their limit, like every wait, and count a

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `harness run` as a Bazel test (docs/NIGHTLY.md, "Bazel"), with the variables Bazel sets
 /// given by hand, and `--shard auto` with every CI's variables. Scripts/bazel-check.sh runs the

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `call`, `probe`, `given`, `set` and `carrier` run against the todo app (the Swift host) and
 /// Python apps (Harness/hosts/python): passing, and failing against deliberately wrong apps

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Harness
+import HarnessFlows
 import HarnessCore
 import TestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Harness
+import HarnessFlows
 @testable import HarnessCore
 
 /// What `harness run` prints never carries a control character to the user's terminal: a

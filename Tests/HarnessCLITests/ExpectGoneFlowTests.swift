@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `expect-gone` run against a small shell program that shows a line, and clears it when it
 /// reads a line of input (so the test, not the clock, decides when it goes).

@@ -1,6 +1,7 @@
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `expect-not ... in AREA` and `expect-not ... style ...`, run against StyleFlowTests' program
 /// (rows: 0 "Todos CLOCK", 1 "apples", 2 "Oops" with the SGR given, 3 "milk", 4 "q quit").

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// Each command of a flow against small programs (`sh`, `cat`, `bc`), passing and failing.
 @Suite struct FlowExecutorTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// The pure core of `harness record`: input bytes and screens to flow text.
 @Suite struct FlowRecorderTests {

@@ -5,6 +5,7 @@ import Harness
 import HarnessSystem
 import Stubs
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// Each kind of step, written once as a flow and once as a Swift `AppStep`, run against the same
 /// program: both front ends must pass or fail alike, with the same message (the step's text, the

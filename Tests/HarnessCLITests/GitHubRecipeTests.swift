@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// docs/NIGHTLY.md's GitHub Actions recipe for flows, its scripts run as written (through `sh`,
 /// the suite and `harness` being this test's), each job in its own folder, the Actions cache a

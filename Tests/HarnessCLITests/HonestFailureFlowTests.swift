@@ -3,6 +3,7 @@ import Testing
 import Harness
 import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 import TestSupport
 
 /// Failures that say what happened: the scrollback near-miss, an area partly off the screen,

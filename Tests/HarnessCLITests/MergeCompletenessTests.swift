@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `harness merge-reports` proves the run whole from the plans the shards wrote
 /// (`harness-plan.json`): a missing shard, a flow run twice or a planned flow run nowhere make

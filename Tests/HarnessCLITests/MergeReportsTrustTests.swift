@@ -4,6 +4,7 @@ import Testing
 import HarnessCore
 import HarnessSystem
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `harness merge-reports` reads shard folders that jobs running the code under test wrote:
 /// it copies no symbolic link and nothing outside a shard, links to no path outside the

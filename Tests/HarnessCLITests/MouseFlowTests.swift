@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// Flows that click: the bundled dialog flow passes, and fails when it clicks the wrong item;
 /// a click into a program without mouse reporting fails the step with the screen.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// docs/NIGHTLY.md's Bazel, CircleCI, GitLab CI and Buildkite recipes. The Bazel files shown
 /// are the ones of Tests/Bazel, and its commands are Scripts/bazel-check.sh's (which CI runs

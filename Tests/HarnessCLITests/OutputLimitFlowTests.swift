@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Harness
+import HarnessFlows
 
 /// `HARNESS_OUTPUT_LIMIT` sets the output limit of a run's sessions; a value that is not a size
 /// is a usage error before anything runs.

@@ -3,6 +3,7 @@ import Testing
 import Harness
 import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 import TestSupport
 
 /// What a flow's program sees of the runner's environment (docs/FLOWS.md, "What the program's

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 @testable import harness
 
 /// `harness record`, driven as a user would: in a terminal of its own. bc and cat never show

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// What a pull request or a shard controls never runs as script in the report: a reference
 /// snapshot's SVG from the repository and the frames of a shard's `results.json` are shown as

@@ -3,6 +3,7 @@ import HarnessSystem
 import TestSupport
 import Testing
 import Harness
+import HarnessFlows
 
 /// What `harness run` leaves when it is cancelled (Ctrl-C, a CI's SIGTERM) or killed: the files
 /// of what finished, the rest marked interrupted, and no process of the run (docs/RELIABILITY.md,

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `harness run`, `merge-junit` and `replay`, run as the built executable.
 @Suite struct RunCommandTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// ``RunCompleteness`` and ``FlowRunPlan`` without running anything: the shards' plans and the
 /// names their reports hold, and the problems the merge names.

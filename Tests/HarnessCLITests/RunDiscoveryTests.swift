@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// What `harness run` finds and lists: flows through symbolic links (Bazel's runfiles are a
 /// tree of them), `--list`, a run that finds nothing, an empty shard.

@@ -1,6 +1,7 @@
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `harness run --help` lists every command of the keyword table, with its forms, phase and summary.
 @Suite struct RunHelpTests {

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `harness run`'s progress: every finished flow's line shows its place (`[3/5]`); on a terminal
 /// a live status line (what runs, the time so far, the time left) is redrawn in place and gone

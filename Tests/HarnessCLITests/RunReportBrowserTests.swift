@@ -4,6 +4,7 @@ import Testing
 import Harness
 import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// The run report (`harness run --artifacts`, `harness merge-reports`) loaded in headless
 /// Chromium: the page's script ran, the failing flow's timeline shows its steps, the failing

@@ -4,6 +4,7 @@ import Testing
 import Harness
 import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// A report of 500 flows, 50 of them failing with full timelines and replays: its size, the
 /// time to make it, and its load time in headless Chromium, printed (the figures in

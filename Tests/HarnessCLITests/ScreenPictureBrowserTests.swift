@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Harness
+import HarnessFlows
 
 /// Screen pictures (``ScreenSVG``) as headless Chromium draws them: every glyph starts on its
 /// cell (`getStartPositionOfChar` against column × cell width), in an SVG file, inline in a

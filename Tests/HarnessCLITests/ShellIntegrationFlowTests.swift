@@ -4,6 +4,7 @@ import Harness
 import HarnessSystem
 import TestSupport
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// What a program reports through OSC sequences, driven by flows against real programs: a bash
 /// with the OSC 133 prompt of docs/FLOWS.md ("Shell integration", run as written there), and

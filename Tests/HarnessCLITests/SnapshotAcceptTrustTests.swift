@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `harness snapshots accept` reads a run's ledger, which the job that ran the code under test
 /// wrote: it writes only reference files in the snapshot folders of the run's flows and tests,

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// The snapshot lifecycle (docs/SNAPSHOTS.md, "Lifecycle"): runs of flows and of Swift tests
 /// keep a ledger of the references they used; `harness snapshots` lists and prunes the unused

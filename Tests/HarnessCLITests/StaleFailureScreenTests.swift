@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// A wait that timed out shows the screen it last checked, never a newer one: output that
 /// arrives after the deadline, before the failure is written, is shown second and said to be

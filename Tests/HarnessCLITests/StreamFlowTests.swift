@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// Flows on line-oriented programs: what scrolled off, the output stream and its cursor,
 /// transcript snapshots. The first three are the examples of the issue that asked for them.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// `expect ... style`, `expect ... in AREA` and `snapshot NAME AREA` run against a small shell
 /// program that prints a styled line under a clock; each check also against a screen that

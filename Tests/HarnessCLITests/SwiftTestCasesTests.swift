@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 @testable import harness
 
 /// `harness swift-test` and a parameterized test (as `FlowCases` runs a folder of flows): each

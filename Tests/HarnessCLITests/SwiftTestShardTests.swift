@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 @testable import harness
 
 /// `harness swift-test`: shards of a Swift package's tests, run through a fake `swift`

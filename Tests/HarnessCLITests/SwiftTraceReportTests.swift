@@ -4,6 +4,7 @@ import Testing
 import Harness
 import Stubs
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// A failing Swift acceptance test's steps leave the trace a failing flow leaves, and
 /// `harness merge-reports` turns a folder of them into the same report, shown in Chromium:

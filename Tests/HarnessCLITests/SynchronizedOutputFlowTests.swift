@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// A program that stalls inside a synchronized frame (mode 2026): the 150 ms safety limit shows
 /// what it drew, and both front ends' traces say so.

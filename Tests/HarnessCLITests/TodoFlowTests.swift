@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// Flows against the todo app: stubs, seeds, sandbox files, the request journal and the bridge.
 @Suite struct TodoFlowTests {

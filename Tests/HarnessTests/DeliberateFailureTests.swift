@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import HarnessFlowCases
 import Testing
 import TestSupport
 

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Harness
+import HarnessFlows
 import Stubs
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import HarnessFlowCases
 import HarnessFlows
 import TestSupport
 import Testing

@@ -3,45 +3,45 @@
 /// See <https://docs.asciinema.org/manual/asciicast/v2/>: the file is newline-delimited JSON,
 /// the first line an object (`version`, `width`, `height`, ...), every other line an array
 /// `[seconds, code, data]`.
-public struct Asciicast: Sendable, Equatable {
+package struct Asciicast: Sendable, Equatable {
     /// The header line.
-    public var header: AsciicastHeader
+    package var header: AsciicastHeader
     /// The events, in time order.
-    public var events: [AsciicastEvent]
+    package var events: [AsciicastEvent]
 
     /// Creates a recording.
-    public init(header: AsciicastHeader, events: [AsciicastEvent] = []) {
+    package init(header: AsciicastHeader, events: [AsciicastEvent] = []) {
         self.header = header
         self.events = events
     }
 
     /// The time of the last event (0 when there is none).
-    public var duration: Double { events.last?.time ?? 0 }
+    package var duration: Double { events.last?.time ?? 0 }
 }
 
 /// The first line of an asciicast v2 file.
-public struct AsciicastHeader: Sendable, Equatable {
+package struct AsciicastHeader: Sendable, Equatable {
     /// Always 2.
-    public var version: Int
+    package var version: Int
     /// Terminal columns at the start.
-    public var width: Int
+    package var width: Int
     /// Terminal rows at the start.
-    public var height: Int
+    package var height: Int
     /// Unix time of the start, seconds.
-    public var timestamp: Int?
+    package var timestamp: Int?
     /// Total duration, seconds, if recorded.
-    public var duration: Double?
+    package var duration: Double?
     /// Idle time limit for playback, seconds.
-    public var idleTimeLimit: Double?
+    package var idleTimeLimit: Double?
     /// The recorded command.
-    public var command: String?
+    package var command: String?
     /// A title.
-    public var title: String?
+    package var title: String?
     /// Environment (asciinema records `SHELL` and `TERM`).
-    public var env: [String: String]
+    package var env: [String: String]
 
     /// Creates a header.
-    public init(width: Int, height: Int, timestamp: Int? = nil, duration: Double? = nil, idleTimeLimit: Double? = nil,
+    package init(width: Int, height: Int, timestamp: Int? = nil, duration: Double? = nil, idleTimeLimit: Double? = nil,
                 command: String? = nil, title: String? = nil, env: [String: String] = [:]) {
         self.version = 2
         self.width = width
@@ -56,23 +56,23 @@ public struct AsciicastHeader: Sendable, Equatable {
 }
 
 /// One timed event.
-public struct AsciicastEvent: Sendable, Equatable {
+package struct AsciicastEvent: Sendable, Equatable {
     /// Seconds since the start.
-    public var time: Double
+    package var time: Double
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
     /// Output or input text, `COLSxROWS` for a resize, a label for a marker.
-    public var data: String
+    package var data: String
 
     /// Creates an event.
-    public init(time: Double, kind: Kind, data: String) {
+    package init(time: Double, kind: Kind, data: String) {
         self.time = time
         self.kind = kind
         self.data = data
     }
 
     /// The event codes of asciicast v2.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// `o`: the program wrote to the terminal.
         case output = "o"
         /// `i`: the user typed.

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A chunk of terminal output at a time since the start of the recording.
-public struct AsciicastOutputChunk: Sendable, Equatable {
+package struct AsciicastOutputChunk: Sendable, Equatable {
     /// Seconds since the start.
-    public var time: Double
+    package var time: Double
     /// The bytes the program wrote.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
 
     /// Creates a chunk.
-    public init(time: Double, bytes: [UInt8]) {
+    package init(time: Double, bytes: [UInt8]) {
         self.time = time
         self.bytes = bytes
     }
@@ -23,13 +23,13 @@ public struct AsciicastOutputChunk: Sendable, Equatable {
 /// recorder.output(bytes, at: 0.25)
 /// let text = AsciicastWriter.encode(recorder.finish())
 /// ```
-public struct AsciicastRecorder: Sendable {
+package struct AsciicastRecorder: Sendable {
     private var cast: Asciicast
     private var pending: [UInt8] = []
     private var pendingTime = 0.0
 
     /// Starts a recording of a `width` x `height` terminal.
-    public init(width: Int, height: Int, timestamp: Date? = nil, title: String? = nil, command: String? = nil,
+    package init(width: Int, height: Int, timestamp: Date? = nil, title: String? = nil, command: String? = nil,
                 env: [String: String] = ["TERM": "xterm-256color"]) {
         cast = Asciicast(header: AsciicastHeader(
             width: width, height: height, timestamp: timestamp.map { Int($0.timeIntervalSince1970) },
@@ -38,7 +38,7 @@ public struct AsciicastRecorder: Sendable {
     }
 
     /// Adds output written by the program (text appears at the time its last byte arrived).
-    public mutating func output(_ bytes: [UInt8], at time: Double) {
+    package mutating func output(_ bytes: [UInt8], at time: Double) {
         var all = pending + bytes
         let keep = Self.incompleteSuffixLength(all)
         pending = Array(all.suffix(keep))
@@ -48,16 +48,16 @@ public struct AsciicastRecorder: Sendable {
     }
 
     /// Adds what the user typed.
-    public mutating func input(_ text: String, at time: Double) { flushAndAppend(.input, text, at: time) }
+    package mutating func input(_ text: String, at time: Double) { flushAndAppend(.input, text, at: time) }
 
     /// Adds a resize.
-    public mutating func resize(columns: Int, rows: Int, at time: Double) { flushAndAppend(.resize, "\(columns)x\(rows)", at: time) }
+    package mutating func resize(columns: Int, rows: Int, at time: Double) { flushAndAppend(.resize, "\(columns)x\(rows)", at: time) }
 
     /// Adds a marker (e.g. the flow line about to run).
-    public mutating func marker(_ label: String, at time: Double) { flushAndAppend(.marker, label, at: time) }
+    package mutating func marker(_ label: String, at time: Double) { flushAndAppend(.marker, label, at: time) }
 
     /// The recording so far (an unfinished UTF-8 sequence at the end is emitted as U+FFFD).
-    public func finish() -> Asciicast {
+    package func finish() -> Asciicast {
         var copy = self
         copy.flush()
         return copy.cast
@@ -100,16 +100,16 @@ public struct AsciicastRecorder: Sendable {
 }
 
 /// Prints recordings as asciicast v2 text.
-public enum AsciicastWriter {
+package enum AsciicastWriter {
     /// A recording made of output chunks on a `width` x `height` terminal.
-    public static func cast(chunks: [AsciicastOutputChunk], width: Int, height: Int, timestamp: Date? = nil) -> Asciicast {
+    package static func cast(chunks: [AsciicastOutputChunk], width: Int, height: Int, timestamp: Date? = nil) -> Asciicast {
         var recorder = AsciicastRecorder(width: width, height: height, timestamp: timestamp)
         for chunk in chunks { recorder.output(chunk.bytes, at: chunk.time) }
         return recorder.finish()
     }
 
     /// The file's text: the header line, then one line per event, each ending in a newline.
-    public static func encode(_ cast: Asciicast) -> String {
+    package static func encode(_ cast: Asciicast) -> String {
         let header = cast.header
         var fields = ["\"version\": 2", "\"width\": \(header.width)", "\"height\": \(header.height)"]
         if let timestamp = header.timestamp { fields.append("\"timestamp\": \(timestamp)") }
@@ -129,7 +129,7 @@ public enum AsciicastWriter {
     }
 
     /// Writes the recording to `path` (atomically).
-    public static func write(_ cast: Asciicast, to path: String) throws {
+    package static func write(_ cast: Asciicast, to path: String) throws {
         try Data(encode(cast).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 

@@ -7,7 +7,7 @@ extension TerminalRecording {
     ///
     /// A UTF-8 character split across two output chunks is carried to the next one, so every
     /// event holds valid text (see ``AsciicastRecorder``).
-    public var asciicastRecording: Asciicast {
+    package var asciicastRecording: Asciicast {
         var recorder = AsciicastRecorder(
             width: size.cols, height: size.rows, timestamp: startDate,
             env: term.map { ["TERM": $0] } ?? [:]
@@ -36,12 +36,12 @@ extension TerminalRecording {
 
     /// The recording as the text of an asciicast v2 file (https://docs.asciinema.org/manual/asciicast/v2/):
     /// a header line, then one `[time, "o"|"i"|"r", data]` line per event.
-    public func asciicast() -> String {
+    package func asciicast() -> String {
         AsciicastWriter.encode(asciicastRecording)
     }
 
     /// Writes ``asciicast()`` to a file.
-    public func writeAsciicast(toFile path: String) throws {
+    package func writeAsciicast(toFile path: String) throws {
         try AsciicastWriter.write(asciicastRecording, to: path)
     }
 }

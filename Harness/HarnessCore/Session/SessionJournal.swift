@@ -32,9 +32,8 @@ public final class SessionJournal: Sendable {
     }
 
     private let entries = Locked<[Entry]>([])
-    /// Whether this session's test is traced, and the stub servers its steps named (kept as
-    /// objects: the core does not know the stub server's type).
-    private let state = Locked<(enabled: Bool, servers: [any AnyObject & Sendable])>((false, []))
+    /// Whether this session's test is traced, and the stub servers its steps named.
+    private let state = Locked<(enabled: Bool, servers: [any RequestJournal])>((false, []))
 
     package init() {}
 
@@ -45,14 +44,14 @@ public final class SessionJournal: Sendable {
     package var isEnabled: Bool { state.withLock { $0.enabled } }
 
     /// Notes a stub server whose requests belong in the trace (once each).
-    package func note(stubServer: any AnyObject & Sendable) {
+    package func note(stubServer: any RequestJournal) {
         state.withLock { state in
             if !state.servers.contains(where: { $0 === stubServer }) { state.servers.append(stubServer) }
         }
     }
 
     /// The stub servers noted, in order.
-    package var stubServers: [any AnyObject & Sendable] { state.withLock { $0.servers } }
+    package var stubServers: [any RequestJournal] { state.withLock { $0.servers } }
 
     /// True while the step engine runs a step: the waits and inputs it makes are its own, the
     /// step itself is recorded instead.

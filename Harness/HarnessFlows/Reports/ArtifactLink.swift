@@ -1,3 +1,4 @@
+import HarnessSteps
 /// The rule for the report pages' links to a flow's files (its recording, screens, journal):
 /// a link is a relative path that stays inside the report's folder. A path that is absolute or
 /// climbs out with `..` (after `a/../b` is resolved to `b`) is no link: the pages leave it out,

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSteps
 
 /// Reading the files the report readers take (`AsciicastReader`, `JUnitReader`).
 enum ReportFile {

@@ -1,4 +1,5 @@
 import HarnessCore
+import HarnessSteps
 
 /// Escaping for XML and HTML output.
 ///

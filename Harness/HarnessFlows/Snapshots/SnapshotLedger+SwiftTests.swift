@@ -1,4 +1,5 @@
 import HarnessCore
+import HarnessSteps
 
 extension SnapshotLedger.Owner {
     /// The name `swift test list` gives the test of a Swift Testing event stream id: the id

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 import HarnessSystem
 
 extension SnapshotReview.Change {

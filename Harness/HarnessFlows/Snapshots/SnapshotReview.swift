@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// The snapshot references under some folders, judged by the ledgers of runs
 /// (``SnapshotLedger``): which are unused, and which changed snapshots a failed run left to

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// What the runners (`harness run`, `harness swift-test`) write in the snapshot ledger
 /// (``SnapshotLedger``): they start it afresh, then say which flows or tests ran and whether

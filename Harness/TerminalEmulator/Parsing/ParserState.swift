@@ -1,5 +1,5 @@
 /// The states of the DEC/VT500 parser (https://vt100.net/emu/dec_ansi_parser).
-public enum ParserState: UInt8, Sendable {
+package enum ParserState: UInt8, Sendable {
     /// Between sequences: printable characters print, controls execute.
     case ground
     /// After ESC.

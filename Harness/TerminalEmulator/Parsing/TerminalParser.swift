@@ -10,14 +10,14 @@
 /// var parser = TerminalParser()
 /// parser.feed(Array("\u{1B}[1mhi".utf8), into: &performer)
 /// ```
-public struct TerminalParser: Sendable {
+package struct TerminalParser: Sendable {
     /// Largest OSC payload kept; the rest of a longer one is dropped.
-    public static let oscCapacity = 1 << 16  // room for an OSC 52 clipboard write of 48 KiB
+    package static let oscCapacity = 1 << 16  // room for an OSC 52 clipboard write of 48 KiB
 
     /// The current state (ground between sequences).
-    public private(set) var state: ParserState = .ground
+    package private(set) var state: ParserState = .ground
     /// Sequences dropped because they were malformed or overflowed a buffer.
-    public private(set) var malformedSequenceCount = 0
+    package private(set) var malformedSequenceCount = 0
 
     private var parameters = CSIParameters()
     private var currentParameter: UInt32 = 0
@@ -34,7 +34,7 @@ public struct TerminalParser: Sendable {
     private var utf8Upper: UInt8 = 0xBF
 
     /// A parser in the ground state.
-    public init() {
+    package init() {
         osc.reserveCapacity(256)
     }
 
@@ -43,7 +43,7 @@ public struct TerminalParser: Sendable {
     /// The common cases run in this loop without a call per byte: runs of printable ASCII,
     /// complete UTF-8 characters, and the parameters and final byte of a control sequence;
     /// every other byte goes through the state machine (`advance`), so the actions are the same.
-    public mutating func feed<P: TerminalPerformer>(_ bytes: UnsafeRawBufferPointer, into performer: inout P) {
+    package mutating func feed<P: TerminalPerformer>(_ bytes: UnsafeRawBufferPointer, into performer: inout P) {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var index = 0
@@ -194,12 +194,12 @@ public struct TerminalParser: Sendable {
     }
 
     /// Parses bytes (convenience for arrays).
-    public mutating func feed<P: TerminalPerformer>(_ bytes: [UInt8], into performer: inout P) {
+    package mutating func feed<P: TerminalPerformer>(_ bytes: [UInt8], into performer: inout P) {
         bytes.withUnsafeBytes { feed($0, into: &performer) }
     }
 
     /// Back to the ground state, dropping any partial sequence or character.
-    public mutating func reset() {
+    package mutating func reset() {
         state = .ground
         utf8Remaining = 0
         clearSequence()

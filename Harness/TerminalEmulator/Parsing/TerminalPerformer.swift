@@ -1,5 +1,5 @@
 /// Receives what `TerminalParser` recognises, in order (the "actions" of the vt100.net state machine).
-public protocol TerminalPerformer {
+package protocol TerminalPerformer {
     /// A printable character (already decoded from UTF-8; invalid input arrives as U+FFFD).
     mutating func print(_ scalar: Unicode.Scalar)
     /// A run of printable ASCII bytes (0x20-0x7E). The default calls `print` for each byte.
@@ -22,7 +22,7 @@ public protocol TerminalPerformer {
 
 extension TerminalPerformer {
     /// Calls `print` once per byte.
-    public mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
         for byte in bytes { print(Unicode.Scalar(byte)) }
     }
 }

@@ -79,7 +79,8 @@ struct FlowSuite: SuiteSource {
         self.environment = environment
         traces = context.artifacts == nil ? nil : FlowTraceCollector(mode: traceMode)
         var options = FlowExecutor.Options(
-            defaultTimeout: timeout, recordMode: record, artifactsDirectory: context.artifacts, environment: environment, traces: traces)
+            defaultTimeout: timeout, recordMode: record, artifactsDirectory: context.artifacts, environment: environment, traces: traces,
+            stubServers: FlowStubServers.start)
         if parsed.has("gif") {
             guard context.artifacts != nil else { throw CommandError.usage("--gif writes each flow's GIF into the artifacts folder: it needs --artifacts") }
             do { options.gifFont = try UnifontFont.load() } catch { throw CommandError.failure("--gif: \(error)") }

@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import HarnessFlows
 
 /// A screen picture (``ScreenSVG``) as headless Chromium laid it out: for each `<text>`, where
 /// the browser starts the glyph of each of its characters (`getStartPositionOfChar`).

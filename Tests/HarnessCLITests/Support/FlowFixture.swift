@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// A temporary folder holding flows and the files they refer to; removed by `remove()`.
 struct FlowFixture {
@@ -46,7 +47,7 @@ func testOptions(timeout: Duration = mustSucceedTimeout, record: SnapshotRecordM
     environment["HARNESS_PRODUCTS_DIR"] = BuildProducts.directory.path
     for (key, value) in extra { environment[key] = value }
     return FlowExecutor.Options(defaultTimeout: timeout, recordMode: record, artifactsDirectory: artifacts,
-                                environment: environment)
+                                environment: environment, stubServers: FlowStubServers.start)
 }
 
 /// The failure of an outcome, or a recorded issue.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Harness
+import HarnessFlows
 
 /// Loads pages (SVG files or HTML reports) in frames of a probe page whose script lays out
 /// every screen picture of each, inline `<svg>` or `<img>` of an SVG data URL, and reports where

@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import HarnessFlows
 import TestSupport
 
 /// Runs `harness ARGUMENTS` in `directory` and waits for it (off the cooperative pool).

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import HarnessCore
 @testable import HarnessFlows
+@testable import HarnessSteps
 
 /// Debian's `chromium`, run headless on a page with a time limit; its whole process group is
 /// ended when it returns, so no browser process outlives a test.

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// One argument read from a flow line: its text (unescaped when quoted) and where it started.
 struct FlowArgument: Equatable {

@@ -1,3 +1,4 @@
+import HarnessSteps
 /// The checks across lines: one `app`, one `launch` after it, setup before `launch`,
 /// interaction after it and not after the app was ended, no duplicate names.
 /// The phases and needs come from the keyword table (``FlowKeyword/definition``).

@@ -1,4 +1,5 @@
 import HarnessCore
+import HarnessSteps
 
 /// A mistake in a flow file, with where it is: `login.flow:7:12: unknown key "entr" (did you mean "enter"?)`.
 public struct FlowParseError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 import HarnessWire
 
 /// The arguments the commands share: words, numbers, durations, names, files, JSON, patterns.

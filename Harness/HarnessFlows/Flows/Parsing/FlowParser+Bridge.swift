@@ -1,3 +1,4 @@
+import HarnessSteps
 /// The commands that go through the bridge into the app: spies, events, calls, probes, `given`.
 extension FlowParser.LineParser {
     /// `spy NAME count N` or `spy NAME last FILE.json`.

@@ -1,3 +1,4 @@
+import HarnessSteps
 /// The checks of what the run left (files, requests, the exit) and the end of the program.
 extension FlowParser.LineParser {
     /// `file NAME exists|missing|equals FILE`.

@@ -1,3 +1,5 @@
+import HarnessSteps
+
 extension FlowParser {
     /// Loads a discovered flow, naming it by its relative path in errors.
     public static func load(_ flow: FlowFile) throws(FlowParseErrors) -> FlowScript {

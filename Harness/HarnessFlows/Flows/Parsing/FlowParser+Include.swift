@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSteps
 import HarnessCore
 import HarnessSystem
 

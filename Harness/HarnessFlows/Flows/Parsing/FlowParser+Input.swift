@@ -1,4 +1,5 @@
 import HarnessCore
+import HarnessSteps
 import TerminalEmulator
 
 /// The commands that send input: keys, text, resizes and the mouse.

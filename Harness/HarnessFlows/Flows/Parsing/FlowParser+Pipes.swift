@@ -1,3 +1,4 @@
+import HarnessSteps
 /// The commands of runs without a terminal (`launch pipes`): `stdin`, `stdout`, `stderr`.
 extension FlowParser.LineParser {
     /// `stdin "text"` (a bare word works too) or `stdin file PATH`.

@@ -1,3 +1,4 @@
+import HarnessSteps
 import HarnessCore
 
 /// What a flow asks of the requests its stub server receives: the conditions of `stub` routes

@@ -1,4 +1,5 @@
 import HarnessCore
+import HarnessSteps
 import TerminalEmulator
 
 /// The screen's commands: pattern commands and their options (areas, styles, limits),

@@ -1,3 +1,4 @@
+import HarnessSteps
 /// `tag` and `matrix`: which runs a flow belongs to.
 extension FlowParser.LineParser {
     func tag() throws(FlowParseError) -> FlowCommand {

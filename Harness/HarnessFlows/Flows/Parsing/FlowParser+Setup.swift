@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 import HarnessWire
 
 /// The setup commands (before `launch`), `timeout` and `launch`.

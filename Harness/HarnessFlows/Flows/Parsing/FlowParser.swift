@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 import HarnessWire
 import TerminalEmulator
 import HarnessSystem
@@ -43,7 +44,7 @@ public enum FlowParser {
             ($0.element.position.line, $0.element.position.column, $0.offset) < ($1.element.position.line, $1.element.position.column, $1.offset)
         }.map(\.element)
         if !errors.isEmpty { throw FlowParseErrors(errors) }
-        return FlowScript(file: file, directory: directory, steps: steps)
+        return FlowScript(file: file, directory: directory, steps: steps, needs: FlowScript.needs(of: steps))
     }
 
     /// Reads, parses and checks the flow at `path`, including that the files it refers to

@@ -1,3 +1,4 @@
+import HarnessSteps
 /// "Did you mean" for misspelled commands and keys: the closest candidate by edit distance.
 enum FlowSuggestion {
     /// The best candidate for `word`, or nil when none is close.

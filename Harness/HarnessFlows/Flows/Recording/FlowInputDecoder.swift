@@ -1,4 +1,5 @@
 import HarnessCore
+import HarnessSteps
 
 /// One thing a user did at the keyboard, decoded from the bytes a terminal sent.
 public enum FlowRecordedInput: Sendable, Equatable {

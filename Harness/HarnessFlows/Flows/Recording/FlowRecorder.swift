@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// Turns a session a user drives by hand into a flow (the core of `harness record`): given each
 /// burst of keyboard input with the screen as it was just before it, it writes `type`/`press`/

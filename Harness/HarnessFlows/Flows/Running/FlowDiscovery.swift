@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 import HarnessSystem
 
 /// Why flows could not be listed.

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSteps
 
 /// The plan a run or a shard of it followed: every name of the whole suite (after filters,
 /// before the split) with the shard it belongs to, and which shard this one is. `harness run`

@@ -1,3 +1,4 @@
+import HarnessSteps
 /// `--shard I/N`: which part of a suite this machine runs.
 ///
 /// A flow belongs to shard `FNV-1a-64(relativePath as UTF-8) mod N + 1`, so the split depends

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 import TerminalEmulator
 
 /// `--shard I/N --durations FILE`: shards balanced by how long each flow took before.

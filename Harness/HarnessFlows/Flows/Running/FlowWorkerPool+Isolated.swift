@@ -1,3 +1,4 @@
+import HarnessSteps
 extension FlowWorkerPool {
     /// Runs every flow once on ``jobs`` workers, then the ones that failed again, one at a time
     /// on one worker, up to ``retries`` more times each: a flow that fails only while others run

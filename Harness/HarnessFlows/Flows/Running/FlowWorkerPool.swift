@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// Runs flows on `jobs` concurrent workers, retrying failures up to `retries` times.
 ///

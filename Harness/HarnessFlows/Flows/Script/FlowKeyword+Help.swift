@@ -1,3 +1,5 @@
+import HarnessSteps
+
 extension FlowKeyword {
     /// The keyword's forms as a flow writes them, one per form of its grammar:
     /// `expect "text"|/regex/ [in AREA] [style ATTRIBUTES...] [within DURATION]`.

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSteps
 
 extension FlowScript {
     /// The files a run of the flow reads, as absolute paths: the flow file itself (`file`

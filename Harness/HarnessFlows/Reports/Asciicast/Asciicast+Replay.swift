@@ -1,7 +1,8 @@
 import HarnessCore
+import HarnessSteps
 
 /// What replaying a recording does to a terminal, in order.
-public enum AsciicastReplayStep: Sendable, Equatable {
+package enum AsciicastReplayStep: Sendable, Equatable {
     /// Feed these bytes to the emulator (consecutive output events joined).
     case output([UInt8])
     /// Resize the emulator.
@@ -21,7 +22,7 @@ extension Asciicast {
     ///     }
     /// }
     /// ```
-    public func replaySteps(upTo seconds: Double? = nil) -> [AsciicastReplayStep] {
+    package func replaySteps(upTo seconds: Double? = nil) -> [AsciicastReplayStep] {
         var steps: [AsciicastReplayStep] = []
         for event in events {
             if let seconds, event.time > seconds { break }
@@ -43,7 +44,7 @@ extension Asciicast {
     }
 
     /// All output bytes up to `seconds` (or all), joined (resizes ignored).
-    public func outputBytes(upTo seconds: Double? = nil) -> [UInt8] {
+    package func outputBytes(upTo seconds: Double? = nil) -> [UInt8] {
         replaySteps(upTo: seconds).flatMap { step -> [UInt8] in
             if case .output(let bytes) = step { return bytes }
             return []
@@ -51,7 +52,7 @@ extension Asciicast {
     }
 
     /// The terminal size at `seconds` (or at the end): the header's, changed by resizes.
-    public func size(at seconds: Double? = nil) -> TerminalSize {
+    package func size(at seconds: Double? = nil) -> TerminalSize {
         var size = TerminalSize(cols: header.width, rows: header.height)
         for case .resize(let newSize) in replaySteps(upTo: seconds) { size = newSize }
         return size

@@ -1,8 +1,9 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// Why an asciicast file could not be read; `line` is 1-based.
-public enum AsciicastReadError: Error, Equatable, CustomStringConvertible {
+package enum AsciicastReadError: Error, Equatable, CustomStringConvertible {
     /// The file could not be opened.
     case unreadable(path: String, reason: String)
     /// The file is empty.
@@ -13,7 +14,7 @@ public enum AsciicastReadError: Error, Equatable, CustomStringConvertible {
     case invalidEvent(source: String, line: Int, reason: String)
 
     /// A message for the user.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
         case .empty(let source): "\(source): empty file (an asciicast starts with a header line)"
@@ -26,15 +27,15 @@ public enum AsciicastReadError: Error, Equatable, CustomStringConvertible {
 /// Reads asciicast v2 files, strictly: a header object with `version` 2 and `width` and
 /// `height` from 1 to ``TerminalSize/maximumDimension``, then one `[time, code, data]` array per line, times non-negative and never
 /// decreasing, codes `o`, `i`, `r` (data `COLSxROWS`) or `m`. Blank lines are ignored.
-public enum AsciicastReader {
+package enum AsciicastReader {
     /// Reads the file at `path`.
-    public static func read(path: String) throws(AsciicastReadError) -> Asciicast {
+    package static func read(path: String) throws(AsciicastReadError) -> Asciicast {
         let data = try ReportFile.contents(of: path, orThrow: AsciicastReadError.unreadable)
         return try parse(String(decoding: data, as: UTF8.self), source: path)
     }
 
     /// Parses the text of a recording; `source` names it in errors.
-    public static func parse(_ text: String, source: String = "<cast>") throws(AsciicastReadError) -> Asciicast {
+    package static func parse(_ text: String, source: String = "<cast>") throws(AsciicastReadError) -> Asciicast {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let first = lines.first, !first.trimmingCharacters(in: .whitespaces).isEmpty else { throw .empty(source: source) }
         let header = try parseHeader(first, source: source)

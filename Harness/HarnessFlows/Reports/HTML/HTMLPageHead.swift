@@ -1,3 +1,4 @@
+import HarnessSteps
 /// The start of the report pages (the run's page and the folder's index): the document up to
 /// and including `<body>`, titled "`title` — `summary`", with the page's style sheet inline and
 /// its Content-Security-Policy (``contentSecurityPolicy(script:allowsImagesFromFolder:)``).

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// Writes a plain `index.html` for a run's artifacts folder: every flow's result, and for failed and
 /// flaky flows the failing screen (the SVG artifact as an image) with links to the recording,

@@ -1,4 +1,5 @@
 import HarnessCore
+import HarnessSteps
 import TerminalEmulator
 extension RunReportPage {
     /// The page's script: filters and search, the pictures shown in a section when it opens

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSteps
 
 extension RunReportPage {
     /// The changed snapshots of a flow or test: for each, the reference and the actual snapshot

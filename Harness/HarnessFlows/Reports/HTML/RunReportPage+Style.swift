@@ -1,4 +1,5 @@
 import HarnessCore
+import HarnessSteps
 import TerminalEmulator
 extension RunReportPage {
     /// How wide a step's screen thumbnail is drawn, in CSS pixels: 6 per column of an 80-column

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 import TerminalEmulator
 
 /// The run report page (`index.html`): one self-contained file (inline style and script, no

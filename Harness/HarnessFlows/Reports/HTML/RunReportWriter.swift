@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 import TerminalEmulator
 
 /// Writes a run report into its folder: `index.html` (``RunReportPage``) and `results.json`

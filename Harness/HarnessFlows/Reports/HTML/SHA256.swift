@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSteps
 
 /// SHA-256 (FIPS 180-4) of a byte sequence, for the hashes a Content-Security-Policy names
 /// (Foundation on Linux has no digest function, and the package has no dependencies).

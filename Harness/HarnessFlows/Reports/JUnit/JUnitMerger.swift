@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// `harness merge-junit OUT IN...`: one report from the reports of several shards.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// Why a JUnit file could not be read.
 public enum JUnitReadError: Error, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import HarnessSteps
+
 extension JUnitReport {
     /// The suite `harness merge-reports --allow-partial` adds to the JUnit of an incomplete
     /// run, so that every CI's test view shows it: a failing test case (GitHub, GitLab,

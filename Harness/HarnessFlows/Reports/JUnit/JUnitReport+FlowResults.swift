@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 extension JUnitReport {
     /// The report of a flow run: one suite, one test case per flow (sorted by path).

@@ -1,3 +1,4 @@
+import HarnessSteps
 /// A JUnit XML report: the model the writer prints, the reader fills and `merge-junit` combines.
 ///
 /// Counts are computed from the test cases (not trusted from attributes), so merged reports

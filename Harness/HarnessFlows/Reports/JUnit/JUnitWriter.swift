@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 /// Prints a ``JUnitReport`` as JUnit XML (the Ant/Surefire dialect CI servers read).
 ///

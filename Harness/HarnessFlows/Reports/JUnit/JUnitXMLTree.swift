@@ -2,6 +2,7 @@ import Foundation
 import HarnessCore
 #if canImport(FoundationXML)
 import FoundationXML
+import HarnessSteps
 #endif
 
 /// A minimal element tree built with the streaming `XMLParser`, which (unlike `XMLDocument` on

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 import TerminalEmulator
 
 /// `harness run --history DIR`: one small JSON file per run, so the report can show each

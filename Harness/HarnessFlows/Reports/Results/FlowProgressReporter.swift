@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 import HarnessSystem
 
 /// Prints one line per flow as it finishes, then the run's summary. Given the run's `total`,

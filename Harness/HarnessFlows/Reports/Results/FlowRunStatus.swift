@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSteps
 
 /// The live status line of a run on a terminal (`harness run`): how many flows are done, which
 /// are running, the time so far and an estimate of the time left from earlier durations.

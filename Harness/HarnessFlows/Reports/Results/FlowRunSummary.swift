@@ -1,3 +1,4 @@
+import HarnessSteps
 /// The counts of a run and its final line, `N passed, M failed` plus `, K flaky` and
 /// `, S skipped` when not zero.
 ///

@@ -1,3 +1,4 @@
+import HarnessSteps
 /// Whether the shards given to `harness merge-reports` make a whole run: every shard of every
 /// plan is there, once, with a report; every planned name ran in exactly one shard; no shard
 /// ran a name outside its plan; and the shards of a suite split it the same way.

@@ -1,3 +1,4 @@
+import HarnessSteps
 /// The name reports give one argument case of a parameterized Swift test, so that
 /// `harness swift-test` shows each case (each flow of `FlowCases`) as a case of its own: the
 /// test's name as `swift test list` prints it, then the case's arguments in brackets, as Swift

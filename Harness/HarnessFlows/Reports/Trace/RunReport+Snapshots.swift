@@ -1,24 +1,8 @@
 import Foundation
 import HarnessCore
+import HarnessSteps
 
 extension RunReport {
-    /// A snapshot a flow or test left changed: its reference and the actual snapshot, as text
-    /// and as pictures, and the command that accepts it. The page shows them side by side.
-    public struct SnapshotChange: Sendable, Codable, Equatable {
-        /// The reference file, relative to the folder the run ran in when inside it.
-        public var reference: String
-        /// The reference's text; nil when there was none yet (record mode `never`).
-        public var expected: String?
-        /// The actual snapshot's text.
-        public var actual: String
-        /// The reference's picture (SVG, without the XML declaration), when it has one.
-        public var expectedSVG: String?
-        /// The actual snapshot's picture.
-        public var actualSVG: String?
-        /// The shell command that copies the actual snapshot over the reference.
-        public var acceptCommand: String
-    }
-
     /// This report with the changed snapshots that the run whose artifacts folder is
     /// `artifacts` left in its snapshot ledger (``SnapshotLedger``), each attached to its flow
     /// or test (by its path in the report). `currentDirectory` is where the run ran: paths in

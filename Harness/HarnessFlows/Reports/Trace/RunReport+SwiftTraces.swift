@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSteps
 
 extension RunReport {
     /// This report with the traces Swift tests left under `<folder>/swift-tests/` (one report
