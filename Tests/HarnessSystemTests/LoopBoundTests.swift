@@ -56,6 +56,14 @@ import Testing
         #expect(values.isEmpty, "\(values)")
     }
 
+    @Test func aWaiterTableLivesOnItsLoop() async {
+        let table = WaiterTable<String, String>(loop: Self.loop, armsTimer: false)
+        let offLoop = await Self.reported { _ = table.count }
+        #expect(offLoop.count == 1, "\(offLoop)")
+        let onLoop = await Self.reported { _ = await Self.loop.submit { table.count } }
+        #expect(onLoop.isEmpty, "\(onLoop)")
+    }
+
     @Test func anotherLoopsThreadIsOffTheLoop() async {
         let bound = LoopBound([Int](), on: Self.loop)
         let reports = await Self.reported {
