@@ -26,7 +26,7 @@ import Synchronization
 /// ```
 package final class EventLoop: Sendable {
     /// The loop of this process, started on first use.
-    package static let shared = EventLoop(name: "harness.event-loop")
+    package static let shared = EventLoop(name: "harness.loop")
 
     /// A descriptor registered with ``watch(_:for:_:)``.
     package struct Watch: Hashable, Sendable {
@@ -63,6 +63,8 @@ package final class EventLoop: Sendable {
         token = LoopToken(name: name, offLoopAccess: offLoopAccess)
         owned = LoopBound(Owned(poller: Poller(wakeUp: pipe.read)), token: token)
         let thread = Thread { [self] in
+            // Named from inside: the kernel's name of the thread (ps, gdb, /proc) is set then.
+            Thread.current.name = name
             token.markCurrentThread()
             run()
         }

@@ -174,8 +174,14 @@ public final class StubServer: Sendable {
         _ body: (StubServer) async throws -> Result
     ) async throws -> Result {
         let server = try StubServer(host: host, port: port, options: options)
-        defer { server.stop() }
-        return try await body(server)
+        do {
+            let result = try await body(server)
+            await server.stopped()
+            return result
+        } catch {
+            await server.stopped()
+            throw error
+        }
     }
 
     // MARK: - Stubs
