@@ -5,7 +5,7 @@
 #
 #   Scripts/sanitizers.sh thread|address [--filter REGEX] [--log FILE]
 #
-#   thread    ThreadSanitizer: data races, lock-order inversions (the package's one lock,
+#   thread    ThreadSanitizer: data races and deadlocks (the package's one lock,
 #             `Locked`, is a pthread mutex, which TSan models)
 #   address   AddressSanitizer: use after free, overflows, double frees (leak checking off: the
 #             Swift runtime keeps metadata caches for the life of the process)

@@ -96,15 +96,6 @@ struct BridgeBenchmark {
         try await report("200 todos typed echo both ways", rawRequest: echoFrames.request) {
             _ = try await app.call("echo", todos, as: [Todo].self)
         }
-        // The same calls from a task that prefers the bridge's thread: no hop back to the pool.
-        try await app.withBridgeExecutor {
-            try await report("small raw call, on the bridge executor", rawRequest: smallFrames.request) {
-                _ = try await app.callRaw("__echo", params: rawSmall)
-            }
-            try await report("200 todos raw echo, on the bridge executor", rawRequest: echoFrames.request) {
-                _ = try await app.callRaw("__echo", params: rawTodos)
-            }
-        }
         if only == nil { codecCost(todosFrames.response, iterations: iterations) }
         raw.close()
         host.close()

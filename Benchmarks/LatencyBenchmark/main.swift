@@ -31,8 +31,12 @@ final class SessionEcho {
     /// When the event loop last handed a chunk to `onOutput`: it has read it from the pty and
     /// fed it to the emulator, and is about to resume the waits it satisfies.
     let lastFed = Locked<UInt64>(0)
-    /// Per key: write until read and fed on the loop, and from there until the task resumed.
+    /// When the wait's check (on the loop) last found the echo: the continuation is resumed next.
+    let lastSatisfied = Locked<UInt64>(0)
+    /// Per key: write until read and fed on the loop, from there until the wait's check on the
+    /// loop found the echo, and from there until the task resumed on a thread of the pool.
     private(set) var readAndFed: [UInt64] = []
+    private(set) var checked: [UInt64] = []
     private(set) var handedOver: [UInt64] = []
 
     init() async throws {
@@ -52,15 +56,20 @@ final class SessionEcho {
         index += 1
         let start = monotonicNanoseconds()
         try session.type(text)
+        let lastSatisfied = self.lastSatisfied
         try await session.waitFor("echo of key \(index)") { screen in
-            screen.cell(row: expectedRow, col: expectedCol).character == text && screen.cursor.col == expectedCol + 1
+            let shown = screen.cell(row: expectedRow, col: expectedCol).character == text && screen.cursor.col == expectedCol + 1
+            if shown { lastSatisfied.withLock { $0 = MonotonicClock.nanoseconds() } }
+            return shown
         }
         let end = monotonicNanoseconds()
         let elapsed = end - start
         let fed = lastFed.withLock { $0 }
-        if fed > start && fed <= end {
+        let satisfied = lastSatisfied.withLock { $0 }
+        if fed > start && fed <= satisfied && satisfied <= end {
             readAndFed.append(fed - start)
-            handedOver.append(end - fed)
+            checked.append(satisfied - fed)
+            handedOver.append(end - satisfied)
         }
         col += 1
         if col == 60 {
@@ -120,9 +129,12 @@ print("TerminalSession (type + waitFor)  \(format(ourSummary.median))   \(format
 print(String(format: "ratio (ours / raw)                %8.2fx   %8.2fx", ourSummary.median / rawSummary.median, ourSummary.p99 / rawSummary.p99))
 print("of which: Terminal.snapshot() 80x24 \(format(snapshotSummary.median))   \(format(snapshotSummary.p99))")
 // Where a round trip of ours goes (the keys whose echo came in one chunk): from the write until
-// the loop has read the echo and fed it to the emulator, then until the waiting task resumed
-// (waits checked, continuation resumed, the task scheduled on the cooperative pool).
+// the loop has read the echo and fed it to the emulator, then until the wait's check on the
+// loop found it, then until the waiting task resumed (the continuation resumed on the loop, the
+// task scheduled on a thread of the pool).
 let fedSummary = summary(ours.readAndFed)
+let checkedSummary = summary(ours.checked)
 let handOverSummary = summary(ours.handedOver)
 print("of which: write -> read and fed on the loop  \(format(fedSummary.median))   \(format(fedSummary.p99))")
-print("of which: fed -> waiting task resumed        \(format(handOverSummary.median))   \(format(handOverSummary.p99))")
+print("of which: fed -> wait's check on the loop    \(format(checkedSummary.median))   \(format(checkedSummary.p99))")
+print("of which: check -> waiting task resumed      \(format(handOverSummary.median))   \(format(handOverSummary.p99))")

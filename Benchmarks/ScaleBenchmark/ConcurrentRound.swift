@@ -25,7 +25,7 @@ struct ConcurrentRound: Sendable {
             for index in 1...count {
                 group.addTask {
                     let step = "\(count) concurrent sessions, session \(index)"
-                    let session = try registry.launch(configuration, step: step)
+                    let session = try await registry.launched(configuration, step: step)
                     do {
                         try await session.waitFor(text: "ready")
                         for line in 1...lines {

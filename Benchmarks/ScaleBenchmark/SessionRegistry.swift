@@ -19,6 +19,20 @@ final class SessionRegistry: Sendable {
         do { session = try TerminalSession.launch(configuration) } catch {
             throw .session(step + ": launch", underlying: error)
         }
+        return try keep(session, step: step)
+    }
+
+    /// ``launch(_:step:)`` from a task: the spawn runs on the harness's blocking worker, so no
+    /// thread of the pool blocks (Dispatch would start another for the tasks queued behind it).
+    func launched(_ configuration: TerminalSession.Configuration, step: String) async throws(ScaleBenchmarkError) -> TerminalSession {
+        let session: TerminalSession
+        do { session = try await TerminalSession.launched(configuration) } catch {
+            throw .session(step + ": launch", underlying: error)
+        }
+        return try keep(session, step: step)
+    }
+
+    private func keep(_ session: TerminalSession, step: String) throws(ScaleBenchmarkError) -> TerminalSession {
         let accepted = state.withLock { state in
             guard !state.closed else { return false }
             state.live[ObjectIdentifier(session)] = session

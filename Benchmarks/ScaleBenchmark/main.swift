@@ -1,7 +1,8 @@
 // Scale figures of the harness: threads, descriptors and resident memory of this
 // process with 1 to 256 concurrent PTY sessions; sequential launch-wait-teardown cycles; launch
-// to first screen text beside a raw posix_spawn on a bare pty. Uses only HarnessCore's public
-// API, so it measures the same program before and after a rewrite of the session core.
+// to first screen text beside a raw posix_spawn on a bare pty. Uses HarnessCore's public API,
+// and its `TerminalSession.launched` where tasks launch at once (it spawns without blocking a
+// thread of the pool).
 //
 //   swift build -c release --product ScaleBenchmark && .build/release/ScaleBenchmark [--quick]
 //
@@ -46,10 +47,13 @@ do {
     print("")
 
     // 1. Concurrent sessions.
+    let warmUpSessions = 16
     print("1. Concurrent PTY sessions, all live at once; each runs sh -c '\(EchoPrograms.lineEcho)',")
     print("   awaits \"ready\", then types \(options.linesPerSession) lines and awaits each answer on its screen.")
     print("   threads/descriptors/RSS: this process, taken while all sessions are live; peak threads: most seen by a")
-    print("   session right after its last answer; after: once all were ended")
+    print("   session right after its last answer; after: once all were ended. A first round of \(warmUpSessions) sessions, not counted, brings Swift's task pool")
+    print("   (Dispatch's workers, one per core once tasks run in parallel) to its working size.")
+    _ = try await ConcurrentRound.run(sessions: warmUpSessions, lines: 1, timeout: timeout, registry: registry)
     var concurrent = TextTable(
         "sessions", "threads", "peak threads", "descriptors", "RSS MiB", "up+typed s", "teardown s",
         "threads after", "descriptors after", "RSS MiB after")

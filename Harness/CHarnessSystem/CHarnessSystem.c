@@ -596,3 +596,10 @@ int harness_poller_wait(int poller, unsigned long long *tokens, unsigned *events
     return -1;
 }
 #endif
+
+// The loop a thread runs: set once by each event loop's thread, read by every loop-bound access.
+static _Thread_local const void *current_loop_token = NULL;
+
+const void *harness_current_loop(void) { return current_loop_token; }
+
+void harness_set_current_loop(const void *token) { current_loop_token = token; }

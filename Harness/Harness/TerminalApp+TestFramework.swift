@@ -111,8 +111,7 @@ extension TerminalSession {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalSession) async throws -> Result
     ) async throws -> Result {
-        let session = try launchSession(configuration)
-        defer { session.terminate() }
+        let session = try await launched(configuration)
         let hooks = RunningTestHooks(filePath: "\(filePath)", function: function)
         if hooks.traceScope != nil { session.journal.enable() }
         let (outcome, issueRecorded) = await hooks.run(isolation: isolation) { try await body(session) }
@@ -124,6 +123,7 @@ extension TerminalSession {
         if failure != nil {
             HarnessArtifacts.keep(session.failureArtifacts(), filePath: "\(filePath)", function: function, hooks: hooks)
         }
+        await session.terminated()
         do { return try outcome.get() } catch { try await FailureReporter.rethrowAtItsLine(error) }
     }
 }

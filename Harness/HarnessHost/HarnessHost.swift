@@ -177,7 +177,8 @@ public final class HarnessHost: Sendable {
         state.withLock { $0.connection = nil }
     }
 
-    /// Sends a message, from inside `state.withLock` (the lock orders events and records).
+    /// Sends a message, from inside `state.withLock` (so events and records leave in the
+    /// order they were made).
     func send(_ message: BridgeMessage, _ state: inout State) {
         guard let connection = state.connection else { return }
         guard let frame = try? BridgeFrame.encode(message, maxFrameSize: maxFrameSize) else {

@@ -11,7 +11,7 @@ import Foundation
 /// ```
 package final class BlockingWorker: Sendable {
     /// The worker of this process, started on first use.
-    package static let shared = BlockingWorker(name: "harness.blocking-worker")
+    package static let shared = BlockingWorker(name: "harness.worker")
 
     private let jobs = Locked<[@Sendable () -> Void]>([])
     private let identity = Locked<ThreadIdentity?>(nil)
@@ -20,6 +20,8 @@ package final class BlockingWorker: Sendable {
     /// parent-death signal dies when the thread that spawned it ends, so this one never does).
     package init(name: String) {
         let thread = Thread { [jobs, identity] in
+            // Named from inside: the kernel's name of the thread (ps, gdb, /proc) is set then.
+            Thread.current.name = name
             identity.withLockNotifying { $0 = .current }
             while true {
                 var next: [@Sendable () -> Void] = []

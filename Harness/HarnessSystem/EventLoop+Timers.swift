@@ -8,7 +8,7 @@ extension EventLoop {
     @discardableResult
     package func schedule(at deadline: UInt64, _ job: @escaping @Sendable () -> Void) -> Timer {
         let timer = Timer(id: allocateID())
-        onLoop { [self] in owned.timers.insert(timer.id, deadline: deadline, job: job) }
+        onLoop { [self] in owned.value.timers.insert(timer.id, deadline: deadline, job: job) }
         return timer
     }
 
@@ -22,7 +22,7 @@ extension EventLoop {
     /// (or is running, seen from another thread) is not affected: owners resolve what a timer
     /// does under their lock, so a late cancel is harmless.
     package func cancel(_ timer: Timer) {
-        onLoop { [self] in owned.timers.cancel(timer.id) }
+        onLoop { [self] in owned.value.timers.cancel(timer.id) }
     }
 
     /// The loop's timers: a binary min-heap of (deadline, id) and the jobs by id. A cancelled

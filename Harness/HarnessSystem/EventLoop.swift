@@ -8,13 +8,13 @@
 // in `EventLoop+Timers.swift`, child exits in `EventLoop+Processes.swift`.
 
 import Foundation
+import Synchronization
 
 /// One thread waiting for descriptors to become ready and for deadlines to pass, running the
 /// handlers registered for them, and the jobs other threads hand it.
 ///
-/// State owned by the loop (what the handlers of one owner share) is touched only on the loop:
-/// such code calls ``preconditionInLoop()`` (swift-nio's `preconditionInEventLoop`). Every
-/// method here may be called from any thread; registrations made on the loop take effect
+/// State owned by the loop (what the handlers of one owner share) is a ``LoopBound`` value,
+/// checked on every access. Every method here may be called from any thread; registrations made on the loop take effect
 /// before its next wait, others as soon as the loop picks them up, in the order they were made.
 ///
 /// ```swift
@@ -26,7 +26,7 @@ import Foundation
 /// ```
 package final class EventLoop: Sendable {
     /// The loop of this process, started on first use.
-    package static let shared = EventLoop(name: "harness.event-loop")
+    package static let shared = EventLoop(name: "harness.loop")
 
     /// A descriptor registered with ``watch(_:for:_:)``.
     package struct Watch: Hashable, Sendable {
@@ -38,26 +38,20 @@ package final class EventLoop: Sendable {
         package let id: UInt64
     }
 
-    /// What other threads hand the loop, guarded by the inbox lock.
-    struct Inbox {
-        var jobs: [@Sendable () -> Void] = []
-        /// The loop is (about to be) blocked in the poller: a job must write the wake-up pipe.
-        var isWaiting = false
-        /// A byte is in the wake-up pipe already.
-        var woken = false
-        var nextID: UInt64 = 1
-        var thread: ThreadIdentity?
-    }
-
-    let inbox = Locked(Inbox())
+    /// What other threads hand the loop (no lock: see `EventLoop+Inbox.swift`).
+    let inbox = Inbox()
+    private let nextID = Atomic<UInt64>(1)
     let wakeUpRead: Int32
     let wakeUpWrite: Int32
-    /// Loop-owned: read and written only on the loop thread (checked in debug builds).
-    nonisolated(unsafe) var owned: Owned
+    /// Which thread runs the loop; what a wrong-thread access of loop-bound state does.
+    let token: LoopToken
+    /// The watched descriptors, the timers and the poller: the loop's own state.
+    let owned: LoopBound<Owned>
 
     /// Starts a loop on a thread of its own named `name`. The loop runs for the life of the
-    /// process (``shared``); tests of the loop itself make their own.
-    package init(name: String) {
+    /// process (``shared``); tests of the loop itself make their own. `offLoopAccess` is called
+    /// when state bound to this loop is touched off its thread (nil: the process stops).
+    package init(name: String, offLoopAccess: (@Sendable (String) -> Void)? = nil) {
         let pipe: (read: Int32, write: Int32)
         do {
             pipe = try Posix.makeWakeUpPipe()
@@ -66,9 +60,12 @@ package final class EventLoop: Sendable {
         }
         wakeUpRead = pipe.read
         wakeUpWrite = pipe.write
-        owned = Owned(poller: Poller(wakeUp: pipe.read))
+        token = LoopToken(name: name, offLoopAccess: offLoopAccess)
+        owned = LoopBound(Owned(poller: Poller(wakeUp: pipe.read)), token: token)
         let thread = Thread { [self] in
-            inbox.withLock { $0.thread = .current }
+            // Named from inside: the kernel's name of the thread (ps, gdb, /proc) is set then.
+            Thread.current.name = name
+            token.markCurrentThread()
             run()
         }
         thread.name = name
@@ -79,26 +76,14 @@ package final class EventLoop: Sendable {
     // MARK: - Where the caller runs
 
     /// Whether the caller runs on the loop's thread.
-    package var inLoop: Bool { inbox.withLock { $0.thread?.isCurrent ?? false } }
-
-    /// Stops the process when the caller is not on the loop's thread: for code that touches
-    /// loop-owned state.
-    package func preconditionInLoop(file: StaticString = #fileID, line: UInt = #line) {
-        precondition(inLoop, "must run on the event loop", file: file, line: line)
-    }
+    package var inLoop: Bool { token.isCurrent }
 
     // MARK: - Jobs
 
     /// Runs `job` on the loop, after the jobs handed to it before. From the loop itself, `job`
     /// runs after the current handler, before the loop waits again.
     package func execute(_ job: @escaping @Sendable () -> Void) {
-        let mustWake = inbox.withLock { inbox -> Bool in
-            inbox.jobs.append(job)
-            guard inbox.isWaiting, !inbox.woken else { return false }
-            inbox.woken = true
-            return true
-        }
-        if mustWake { Posix.wake(wakeUpWrite) }
+        if inbox.push(job) { Posix.wake(wakeUpWrite) }
     }
 
     /// Runs `body` on the loop and returns its result (at once when called on the loop).
@@ -118,15 +103,12 @@ package final class EventLoop: Sendable {
         }
     }
 
-    func allocateID() -> UInt64 {
-        inbox.withLock { inbox in
-            defer { inbox.nextID += 1 }
-            return inbox.nextID
-        }
-    }
+    /// Numbers watches and timers, on any thread, without a lock (a registration made on the
+    /// loop under its owner's lock takes no other).
+    func allocateID() -> UInt64 { nextID.wrappingAdd(1, ordering: .relaxed).oldValue }
 
     /// Runs `body` now when on the loop, else as a job.
-    func onLoop(_ body: @escaping @Sendable () -> Void) {
+    package func onLoop(_ body: @escaping @Sendable () -> Void) {
         if inLoop { body() } else { execute(body) }
     }
 
@@ -141,15 +123,14 @@ package final class EventLoop: Sendable {
     ) -> Watch {
         let watch = Watch(id: allocateID())
         onLoop { [self] in
-            preconditionInLoop()
-            owned.add(watch.id, fd: fd, interest: interest, handler: handler)
+            owned.value.add(watch.id, fd: fd, interest: interest, handler: handler)
         }
         return watch
     }
 
     /// Changes what the loop waits for on a watched descriptor (an empty set: only failures).
     package func setInterest(_ watch: Watch, _ interest: Posix.PollEvents) {
-        onLoop { [self] in owned.modify(watch.id, interest: interest) }
+        onLoop { [self] in owned.value.modify(watch.id, interest: interest) }
     }
 
     /// Stops watching: after this runs on the loop the handler is never called again. With
@@ -157,7 +138,7 @@ package final class EventLoop: Sendable {
     /// it); `then` runs on the loop afterwards.
     package func unwatch(_ watch: Watch, closing: Bool = false, then: (@Sendable () -> Void)? = nil) {
         onLoop { [self] in
-            if let fd = owned.remove(watch.id), closing { Posix.closeIgnoringErrors(fd) }
+            if let fd = owned.value.remove(watch.id), closing { Posix.closeIgnoringErrors(fd) }
             then?()
         }
     }
@@ -170,22 +151,18 @@ package final class EventLoop: Sendable {
         while true {
             runJobs()
             fireDueTimers()
-            let jobsWaiting = inbox.withLock { inbox -> Bool in
-                if inbox.jobs.isEmpty { inbox.isWaiting = true }
-                return !inbox.jobs.isEmpty
-            }
-            let timeout = jobsWaiting ? 0 : owned.timeoutMilliseconds()
-            let count = owned.poller.wait(tokens: &tokens, events: &events, timeoutMilliseconds: timeout)
-            inbox.withLock { $0.isWaiting = false }
+            let timeout = inbox.beginWaiting() ? owned.value.timeoutMilliseconds() : 0
+            let count = owned.value.poller.wait(tokens: &tokens, events: &events, timeoutMilliseconds: timeout)
+            inbox.endWaiting()
             for index in 0..<count {
                 let token = tokens[index]
                 if token == Poller.wakeUpToken {
                     Posix.drain(wakeUpRead)
-                    inbox.withLock { $0.woken = false }
+                    inbox.drainedWakeUp()
                     continue
                 }
                 // Read out first: the handler registers and removes watches itself.
-                let handler = owned.handler(of: token)
+                let handler = owned.value.handler(of: token)
                 handler?(Poller.pollEvents(events[index]))
             }
         }
@@ -195,16 +172,12 @@ package final class EventLoop: Sendable {
     /// timer schedules and cancels timers itself).
     private func fireDueTimers() {
         let now = MonotonicClock.nanoseconds()
-        while let job = owned.timers.popDue(at: now) { job() }
+        while let job = owned.value.timers.popDue(at: now) { job() }
     }
 
     /// Runs the jobs queued so far; jobs they queue run on the next turn (after a poll that
     /// does not block), so a job that queues itself cannot starve the descriptors.
     private func runJobs() {
-        let jobs = inbox.withLock { inbox -> [@Sendable () -> Void] in
-            defer { inbox.jobs.removeAll(keepingCapacity: true) }
-            return inbox.jobs
-        }
-        for job in jobs { job() }
+        for job in inbox.takeAll() { job() }
     }
 }

@@ -21,9 +21,8 @@ import Darwin
 /// jobs.wait { !$0.isEmpty }
 /// ```
 ///
-/// The rules (docs/ARCHITECTURE.md, "Threads and locks"): a body never calls out to code that
-/// may take another owner's lock, except in the documented order session → waiter table; a
-/// body never blocks and never resumes a continuation.
+/// The rules (docs/ARCHITECTURE.md, "Threads and locks"): a body never takes another lock (nor
+/// calls code that does), never blocks and never resumes a continuation.
 package final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is read and written only between `pthread_mutex_lock` and
     // `pthread_mutex_unlock` of `mutex` (every access below), which is what makes it safe to

@@ -18,6 +18,13 @@ public protocol RequestJournal: AnyObject, Sendable {
     func checkRequestCount(method: String, target: String, count: Int, timeout: Duration) async -> (actual: Int, details: String)?
     /// Stops the server (idempotent).
     func stop()
+    /// Stops the server and returns once it stopped, without blocking the caller's thread.
+    func stopped() async
+}
+
+extension RequestJournal {
+    /// Stops the server (``stop()``); a journal whose stop does not block needs no more.
+    public func stopped() async { stop() }
 }
 
 /// One request of a ``RequestJournal``: when it came, what it asked, and what answered it.

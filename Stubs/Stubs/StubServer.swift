@@ -73,7 +73,7 @@ public final class StubServer: Sendable {
     public let baseURL: URL
     let core: StubServerCore
     private let driver: ConnectionDriver
-    private let stopped = Locked(false)
+    private let stopFlag = Locked(false)
 
     /// Starts listening on `host`:`port` (0 picks a free port) and serving at once.
     /// - Throws: `StubServerError.notLoopback` for a host that is not loopback (127.0.0.0/8 or ::1).
@@ -118,13 +118,24 @@ public final class StubServer: Sendable {
     ///
     /// Blocks the caller until the event loop closed them (at once when called on the loop).
     public func stop() {
-        let wasStopped = stopped.withLock { stopped -> Bool in
-            defer { stopped = true }
-            return stopped
-        }
-        guard !wasStopped else { return }
+        guard markStopped() else { return }
         driver.stop()
         core.failWaitersOnStop()
+    }
+
+    /// ``stop()``, awaited instead of blocking the caller's thread.
+    public func stopped() async {
+        guard markStopped() else { return }
+        await driver.stopped()
+        core.failWaitersOnStop()
+    }
+
+    /// Marks the server stopped; false when it already was.
+    private func markStopped() -> Bool {
+        stopFlag.withLock { stopped -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
     }
 
     /// How many client connections are open right now (hanging ones included).
@@ -137,7 +148,7 @@ public final class StubServer: Sendable {
     }
 
     /// Whether `stop()` was called.
-    public var isStopped: Bool { stopped.withLock { $0 } }
+    public var isStopped: Bool { stopFlag.withLock { $0 } }
 
     /// The absolute URL of `path` (which may carry a query), e.g. `url("/todos?page=2")`.
     public func url(_ path: String) -> URL {
@@ -163,8 +174,14 @@ public final class StubServer: Sendable {
         _ body: (StubServer) async throws -> Result
     ) async throws -> Result {
         let server = try StubServer(host: host, port: port, options: options)
-        defer { server.stop() }
-        return try await body(server)
+        do {
+            let result = try await body(server)
+            await server.stopped()
+            return result
+        } catch {
+            await server.stopped()
+            throw error
+        }
     }
 
     // MARK: - Stubs

@@ -44,27 +44,23 @@ import Harness
         #expect(!FileManager.default.fileExists(atPath: listener.directory))
     }
 
-    @Test func callsOnTheBridgeExecutorResumeOnTheBridgeThread() async throws {
+    @Test func repliesResumeTheCallerOffTheLoop() async throws {
         let connected = try await Self.connect { host in
             host.handle("double", as: Int.self) { $0 * 2 }
         }
         defer { connected.listener.close(); connected.host.close() }
         let app = connected.app
-        let (values, onBridgeThread) = try await app.withBridgeExecutor {
-            var values: [Int] = []
-            var threads: Set<Bool> = [app.client.isOnBridgeThread]
-            for index in 0..<50 {
-                values.append(try await app.call("double", index, as: Int.self))
-                threads.insert(app.client.isOnBridgeThread)
-            }
-            return (values, threads)
+        var values: [Int] = []
+        var onBridgeThread: Set<Bool> = [app.client.isOnBridgeThread]
+        for index in 0..<50 {
+            values.append(try await app.call("double", index, as: Int.self))
+            onBridgeThread.insert(app.client.isOnBridgeThread)
         }
         #expect(values == (0..<50).map { $0 * 2 })
-        #expect(onBridgeThread == [true])
-        #expect(!app.client.isOnBridgeThread)
+        #expect(onBridgeThread == [false])
     }
 
-    @Test func aTaskOnTheBridgeExecutorCarriesOnWhenTheBridgeEnds() async throws {
+    @Test func callsAfterTheBridgeEndedFailAtOnce() async throws {
         let connected = try await Self.connect { host in
             host.handle("vanish", as: Int.self) { _ in
                 host.close()
@@ -73,14 +69,16 @@ import Harness
         }
         defer { connected.listener.close(); connected.host.close() }
         let app = connected.app
-        let outcome = await app.withBridgeExecutor { () async -> String in
+        let outcome: String
+        do {
+            _ = try await app.call("vanish", 1, as: Int.self)
+            outcome = "replied"
+        } catch {
             do {
-                _ = try await app.call("vanish", 1, as: Int.self)
-                return "replied"
+                _ = try await app.call("vanish", 2, as: Int.self)
+                outcome = "second call replied"
             } catch {
-                // The bridge's thread is gone; this runs elsewhere, and later calls fail at once.
-                do { _ = try await app.call("vanish", 2, as: Int.self) } catch { return "\(error)" }
-                return "second call replied"
+                outcome = "\(error)"
             }
         }
         #expect(outcome.contains("closed") || outcome.contains("lost") || outcome.contains("said goodbye"), "\(outcome)")

@@ -48,7 +48,19 @@ import Harness
                           steps: [], app: app, pipedApp: nil, stubServer: nil, options: testOptions())
             steps = AppStep.expect(.text("waiting"), .text("ready", within: .milliseconds(20))).engineSteps
         }
-        defer { run.tearDown(failed: false) }
+        do {
+            let message = try await lateFailureMessage(run, steps)
+            await run.tearDown(failed: false)
+            return message
+        } catch {
+            await run.tearDown(failed: false)
+            throw error
+        }
+    }
+
+    /// Runs `steps`, the last of which times out; draws "ready" after the deadline, then makes
+    /// the failure message.
+    static func lateFailureMessage(_ run: FlowRun, _ steps: [EngineStep]) async throws -> String {
         for step in steps.dropLast() { try await run.perform(step) }
         let last = try #require(steps.last)
         var timeout: (any Error)?

@@ -6,7 +6,8 @@ import Testing
 /// The one waiter table behind every wait (terminal sessions, piped sessions, the bridge):
 /// each waiter is resumed exactly once whatever comes first, timeouts name what was awaited,
 /// and a cancellation that comes before the registration still cancels it. The races are
-/// driven by hand (a clock the test moves, timeouts fired by the test), not by timing.
+/// driven by hand (a clock the test moves, timeouts fired by the test), not by timing. The
+/// table lives on the event loop: the test hands it each step as a job (`onLoop`).
 @Suite struct WaiterTableTests {
     /// A clock the test moves by hand.
     final class TestClock: Sendable {
@@ -26,6 +27,15 @@ import Testing
 
     struct Ended: Error {}
 
+    /// Runs `body` on the loop the tables live on and returns its result.
+    /// How many waiters `table` holds (read on the loop).
+    static func count(_ table: WaiterTable<String, String>) -> Int { onLoop { table.count } }
+
+    @discardableResult
+    static func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        EventLoop.shared.submitAndWait(body)
+    }
+
     /// A table with a hand-moved clock and no event-loop timer, and a way to register in it.
     struct Fixture {
         let clock = TestClock()
@@ -40,13 +50,17 @@ import Testing
         /// Registers and inserts a waiter; returns its id.
         @discardableResult
         func insert(_ condition: String, timeout: Duration? = .seconds(10)) -> UInt64 {
-            let box = Locked<UInt64>(0)
-            let registration = table.register(
-                description: "the \(condition)", timeout: timeout,
-                completion: resumptions.completion(for: { box.withLock { $0 } }))
-            box.withLock { $0 = registration.id }
-            #expect(table.insert(registration, condition))
-            return registration.id
+            let (table, resumptions) = (table, resumptions)
+            let (id, inserted) = WaiterTableTests.onLoop { () -> (UInt64, Bool) in
+                let box = Locked<UInt64>(0)
+                let registration = table.register(
+                    description: "the \(condition)", timeout: timeout,
+                    completion: resumptions.completion(for: { box.withLock { $0 } }))
+                box.withLock { $0 = registration.id }
+                return (registration.id, table.insert(registration, condition))
+            }
+            #expect(inserted)
+            return id
         }
     }
 
@@ -66,13 +80,14 @@ import Testing
     }
 
     func apply(_ event: Event, to id: UInt64, in fixture: Fixture) {
+        let table = fixture.table
         switch event {
-        case .success: fixture.table.remove(id)?.resume(returning: "done")
+        case .success: Self.onLoop { table.remove(id)?.resume(returning: "done") }
         case .timeout:
             fixture.clock.advance(by: .seconds(11))
-            fixture.table.expireDueWaiters()
-        case .cancellation: fixture.table.cancel(id)
-        case .end: for waiter in fixture.table.removeAll() { waiter.resume(throwing: Ended()) }
+            Self.onLoop { table.expireDueWaiters() }
+        case .cancellation: Self.onLoop { table.cancel(id) }
+        case .end: Self.onLoop { for waiter in table.removeAll() { waiter.resume(throwing: Ended()) } }
         }
     }
 
@@ -90,7 +105,7 @@ import Testing
         case (.end, .failure(is Ended)?): break
         default: Issue.record("\(ordering[0]) came first, but the waiter got \(String(describing: results.first))")
         }
-        #expect(fixture.table.count == 0)
+        #expect(Self.count(fixture.table) == 0)
     }
 
     @Test func racingThreadsResumeEachWaiterOnce() {
@@ -99,18 +114,19 @@ import Testing
         let fixture = Fixture()
         let ids = (0..<200).map { fixture.insert("reply \($0)") }
         fixture.clock.advance(by: .seconds(11))
+        let table = fixture.table
         DispatchQueue.concurrentPerform(iterations: 4) { lane in
             for id in ids {
                 switch lane {
-                case 0: fixture.table.remove(id)?.resume(returning: "done")
-                case 1: fixture.table.cancel(id)
-                case 2: fixture.table.expireDueWaiters()
-                default: for waiter in fixture.table.removeAll(where: { $0.id == id }) { waiter.resume(throwing: Ended()) }
+                case 0: Self.onLoop { table.remove(id)?.resume(returning: "done") }
+                case 1: Self.onLoop { table.cancel(id) }
+                case 2: Self.onLoop { table.expireDueWaiters() }
+                default: Self.onLoop { for waiter in table.removeAll(where: { $0.id == id }) { waiter.resume(throwing: Ended()) } }
                 }
             }
         }
         for id in ids { #expect(fixture.resumptions.of(id).count == 1) }
-        #expect(fixture.table.count == 0)
+        #expect(Self.count(fixture.table) == 0)
     }
 
     @Test func aTimeoutNamesWhatWasAwaitedAndOnlyTheDueWaitersExpire() {
@@ -119,7 +135,7 @@ import Testing
         let later = fixture.insert("reply", timeout: .seconds(5))
         let never = fixture.insert("exit", timeout: nil)
         fixture.clock.advance(by: .seconds(2))
-        fixture.table.expireDueWaiters()
+        Self.onLoop { [table = fixture.table] in table.expireDueWaiters() }
         guard case .failure(let error as WaitTimeout)? = fixture.resumptions.of(soon).first else {
             Issue.record("the due waiter did not time out: \(fixture.resumptions.of(soon))")
             return
@@ -129,10 +145,10 @@ import Testing
         #expect("\(error)" == "timed out after 1.0 seconds waiting for the prompt")
         #expect(fixture.resumptions.of(later).isEmpty)
         fixture.clock.advance(by: .seconds(1000))
-        fixture.table.expireDueWaiters()
+        Self.onLoop { [table = fixture.table] in table.expireDueWaiters() }
         #expect(fixture.resumptions.of(later).count == 1)
         #expect(fixture.resumptions.of(never).isEmpty, "a wait without a timeout never times out")
-        #expect(fixture.table.count == 1)
+        #expect(Self.count(fixture.table) == 1)
     }
 
     @Test func theOwnersTimeoutErrorIsUsed() {
@@ -140,7 +156,7 @@ import Testing
         let fixture = Fixture()
         fixture.table.timeoutError = { Late(what: $0.description + " (" + $0.condition + ")") }
         let id = fixture.insert("reply", timeout: .zero)
-        fixture.table.expireDueWaiters()
+        Self.onLoop { [table = fixture.table] in table.expireDueWaiters() }
         guard case .failure(let error as Late)? = fixture.resumptions.of(id).first else {
             Issue.record("got \(fixture.resumptions.of(id))")
             return
@@ -161,25 +177,28 @@ import Testing
         await #expect(throws: WaitTimeout.self) {
             try await table.wait(description: "the hasty one", timeout: .zero) { table.insert($0, "hasty") }
         }
-        #expect(table.conditions().map(\.condition) == ["patient"])
-        for waiter in table.removeAll() { waiter.resume(returning: "released") }
+        #expect(Self.onLoop { table.conditions().map(\.condition) } == ["patient"])
+        Self.onLoop { for waiter in table.removeAll() { waiter.resume(returning: "released") } }
         #expect(try await patient.value == "released")
-        table.close()
+        Self.onLoop { table.close() }
     }
 
     @Test func aCancellationBeforeTheRegistrationCancelsIt() {
         let fixture = Fixture()
-        let box = Locked<UInt64>(0)
-        let registration = fixture.table.register(
-            description: "the reply", timeout: .seconds(1),
-            completion: fixture.resumptions.completion(for: { box.withLock { $0 } }))
-        box.withLock { $0 = registration.id }
-        fixture.table.cancel(registration.id)
-        #expect(!fixture.table.insert(registration, "reply"))
-        let results = fixture.resumptions.of(registration.id)
+        let (table, resumptions) = (fixture.table, fixture.resumptions)
+        let (id, inserted) = Self.onLoop { () -> (UInt64, Bool) in
+            let box = Locked<UInt64>(0)
+            let registration = table.register(
+                description: "the reply", timeout: .seconds(1), completion: resumptions.completion(for: { box.withLock { $0 } }))
+            box.withLock { $0 = registration.id }
+            table.cancel(registration.id)
+            return (registration.id, table.insert(registration, "reply"))
+        }
+        #expect(!inserted)
+        let results = fixture.resumptions.of(id)
         #expect(results.count == 1)
         if case .failure(is CancellationError)? = results.first {} else { Issue.record("got \(results)") }
-        #expect(fixture.table.count == 0)
+        #expect(Self.count(fixture.table) == 0)
     }
 
     @Test func anAlreadyCancelledTaskIsNotInserted() async {
@@ -193,7 +212,7 @@ import Testing
         }
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(afterInserting.withLock { $0 } == 0, "nothing to send for a cancelled wait")
-        #expect(table.count == 0)
+        #expect(Self.count(table) == 0)
     }
 
     @Test func anAlreadyCancelledTaskStillGetsAnOutcomeThatIsAlreadyThere() async throws {
@@ -217,7 +236,7 @@ import Testing
         for await _ in inserted { break }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(table.count == 0)
+        #expect(Self.count(table) == 0)
     }
 
     @Test func anOutcomeAlreadyThereIsReturnedWithoutInserting() async throws {
@@ -228,7 +247,7 @@ import Testing
             afterInserting: { _ in afterInserting.withLock { $0 += 1 } })
         #expect(value == "at once")
         #expect(afterInserting.withLock { $0 } == 0, "nothing to send for a wait that was never inserted")
-        #expect(table.count == 0)
+        #expect(Self.count(table) == 0)
     }
 
     @Test func satisfiedWaitersAreVisitedInRegistrationOrder() {
@@ -237,25 +256,30 @@ import Testing
         let first = fixture.insert("a")
         let second = fixture.insert("b")
         let third = fixture.insert("a")
-        var stream = ["a", "b"]
-        let satisfied = fixture.table.removeSatisfied { waiter -> String? in
-            guard stream.first == waiter.condition else { return nil }
-            return stream.removeFirst()
+        let table = fixture.table
+        let satisfied = Self.onLoop { () -> [UInt64] in
+            var stream = ["a", "b"]
+            let satisfied = table.removeSatisfied { waiter -> String? in
+                guard stream.first == waiter.condition else { return nil }
+                return stream.removeFirst()
+            }
+            for (waiter, outcome) in satisfied { waiter.resume(returning: outcome) }
+            return satisfied.map(\.waiter.id)
         }
-        #expect(satisfied.map(\.waiter.id) == [first, second])
-        for (waiter, outcome) in satisfied { waiter.resume(returning: outcome) }
-        #expect(fixture.table.conditions().map(\.id) == [third])
+        #expect(satisfied == [first, second])
+        #expect(Self.onLoop { table.conditions().map(\.id) } == [third])
     }
 
     @Test func aWaiterIsRemovedByIdOnlyWhenItIsOfTheRightKind() {
         // A bridge reply names an id; only a call waits for a reply.
         let fixture = Fixture()
         let id = fixture.insert("events")
-        #expect(fixture.table.remove(id, where: { $0.condition == "call" }) == nil)
-        #expect(fixture.table.count == 1)
-        fixture.table.remove(id, where: { $0.condition == "events" })?.resume(returning: "done")
+        let table = fixture.table
+        #expect(Self.onLoop { table.remove(id, where: { $0.condition == "call" }) == nil })
+        #expect(Self.count(fixture.table) == 1)
+        Self.onLoop { table.remove(id, where: { $0.condition == "events" })?.resume(returning: "done") }
         #expect(fixture.resumptions.of(id).count == 1)
-        #expect(fixture.table.count == 0)
+        #expect(Self.count(fixture.table) == 0)
     }
 
     @Test(arguments: Event.allCases)

@@ -131,6 +131,13 @@ int harness_poller_control(int poller, int operation, int fd, unsigned interest,
 /// with errno set (EINTR included: the caller recomputes its timeout).
 int harness_poller_wait(int poller, unsigned long long *tokens, unsigned *events, int capacity, int timeout_ms);
 
+/// The event loop the calling thread runs (an opaque token its thread set with
+/// `harness_set_current_loop`), or NULL on every other thread. A thread-local read: no lock.
+const void *harness_current_loop(void);
+
+/// Marks the calling thread as the one running the loop `token` (called once, by that thread).
+void harness_set_current_loop(const void *token);
+
 #ifdef __cplusplus
 }
 #endif

@@ -72,26 +72,6 @@ public struct AppBridge: Sendable {
         try await call("__names", as: ExposedNames.self, timeout: timeout)
     }
 
-    /// Runs `body` on the thread that reads the bridge (the process's event loop), so that each
-    /// reply resumes the waiting call on the thread that read it, with no hop to another thread.
-    ///
-    /// For loops of many calls where latency counts (on a 2-core machine it takes a small
-    /// call from about 50 µs to 16 µs; see docs/PERFORMANCE.md). While `body` runs the loop
-    /// reads nothing (this bridge's socket nor any other session's), so keep it short and never
-    /// block in it; awaiting is fine.
-    ///
-    /// ```swift
-    /// try await app.withBridgeExecutor {
-    ///     for _ in 0..<1000 { _ = try await app.probe("state", as: AppState.self) }
-    /// }
-    /// ```
-    public func withBridgeExecutor<T, Failure: Error>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws(Failure) -> T
-    ) async throws(Failure) -> T {
-        try await withTaskExecutorPreference(client.executor, isolation: isolation, operation: body)
-    }
-
     // MARK: - Spies
 
     /// A handle on the app's spy `name`, whose values decode as `T`.

@@ -82,7 +82,7 @@ final class BridgeClient: Sendable {
     let diagnostics: @Sendable () -> String?
 
     private let state: Locked<State>
-    /// The pending calls and waits; the table's lock is taken inside `state`'s, never around it.
+    /// The pending calls and waits, on the event loop.
     private let waiters = WaiterTable<WaitKind, Outcome>()
 
     init(token: String, maxFrameSize: Int, eventLimit: Int = OutputLimit.standard, exitGrace: Duration,
@@ -95,9 +95,6 @@ final class BridgeClient: Sendable {
         self.diagnostics = diagnostics
         waiters.describeTimeouts(with: self) { $0.timeoutError($1.condition, timeout: $1.timeout ?? .zero) }
     }
-
-    /// The connection, as the executor of tasks that prefer the bridge's thread.
-    var executor: (any TaskExecutor)? { state.withLock { $0.connection } }
 
     /// Whether the caller runs on the thread that reads the bridge (the event loop's).
     var isOnBridgeThread: Bool { state.withLock { $0.connection }?.isIOThread ?? false }
@@ -271,18 +268,24 @@ final class BridgeClient: Sendable {
 
     /// Ends the bridge with `cause` (first cause wins) and fails every waiter.
     func finish(_ cause: EndCause) {
-        let (pending, streams, connection, graceTimer, endCause) = state.withLock { state in
+        let (streams, connection, graceTimer) = state.withLock { state in
             if state.end == nil { state.end = cause }
-            let pending = waiters.removeAll()
             let streams = Array(state.subscribers.values)
             state.subscribers.removeAll()
             defer { state.exitGraceTimer = nil }
-            return (pending, streams, state.connection, state.exitGraceTimer, state.end!)
+            return (streams, state.connection, state.exitGraceTimer)
         }
         if let graceTimer { EventLoop.shared.cancel(graceTimer) }
         if case .closed = cause { connection?.close(reason: "the test closed the bridge") }
         for stream in streams { stream.finish() }
-        guard !pending.isEmpty else { return }
+        // The waiters live on the loop; a wait admitted after this sees `end` and fails at once.
+        EventLoop.shared.onLoop { [self] in failPendingWaiters() }
+    }
+
+    /// Fails every pending wait with the end's cause (on the loop).
+    private func failPendingWaiters() {
+        let pending = waiters.removeAll()
+        guard !pending.isEmpty, let endCause = state.withLock({ $0.end }) else { return }
         let text = diagnostics()
         for waiter in pending {
             waiter.resume(throwing: error(for: endCause, during: waiter.condition, diagnostics: text))
@@ -315,15 +318,16 @@ final class BridgeClient: Sendable {
     /// Registers a waiter (unless `immediate` already has the outcome) and waits for it.
     ///
     /// - Parameters:
-    ///   - immediate: runs under the lock; returns the outcome if it is already there.
-    ///   - afterRegistering: runs outside the lock once the waiter is registered (sends a call).
+    ///   - immediate: runs on the loop, under the lock; returns the outcome if it is already there.
+    ///   - afterRegistering: runs on the loop, outside the lock, once the waiter is registered
+    ///     (sends a call).
     func wait(
         _ kind: WaitKind,
         timeout: Duration,
-        immediate: ((inout State) -> Outcome?)? = nil,
+        immediate: (@Sendable (inout State) -> Outcome?)? = nil,
         afterRegistering: (@Sendable (UInt64) -> Void)? = nil
     ) async throws -> Outcome {
-        try await waiters.wait(description: Self.describe(kind), timeout: timeout, admit: { registration in
+        try await waiters.wait(description: Self.describe(kind), timeout: timeout, admit: { [self] registration in
             enum Decision { case registered, done(Outcome), failed(EndCause) }
             let decision = state.withLock { state -> Decision in
                 if let outcome = immediate?(&state) { return .done(outcome) }

@@ -268,7 +268,7 @@ final class PipedSessionCore: Sendable {
 
     /// Waits for the result; `timeout` nil waits without limit.
     func wait(timeout: Duration?) async throws -> PipedProgram.Output {
-        try await waiters.wait(description: "the program to exit", timeout: timeout) { registration in
+        try await waiters.wait(description: "the program to exit", timeout: timeout) { [self] registration in
             let result = state.withLock { state -> PipedProgram.Output? in
                 if let result = state.result { return result }
                 waiters.insert(registration, ())

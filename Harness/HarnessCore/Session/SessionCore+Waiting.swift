@@ -8,7 +8,7 @@ import HarnessSystem
 /// `WaiterTable`'s (`waiters`).
 extension SessionCore {
     /// What a pending wait waits for.
-    enum WaitCondition {
+    enum WaitCondition: Sendable {
         case screen(@Sendable (ScreenSnapshot) -> Bool)
         case stable(quietNanoseconds: UInt64, registeredUptime: UInt64)
         case exit
@@ -34,40 +34,38 @@ extension SessionCore {
     }
 
     /// The last screen a screen wait checked and that did not satisfy it: kept with its
-    /// generation, so that checks finishing out of order keep the newest.
+    /// generation, so that checks finishing out of order keep the newest. On the loop, with
+    /// the wait.
     final class CheckedScreen: Sendable {
-        private let last = Locked<(generation: UInt64, screen: ScreenSnapshot)?>(nil)
+        private let last = LoopBound<(generation: UInt64, screen: ScreenSnapshot)?>(nil, on: .shared)
 
         func record(_ screen: ScreenSnapshot, generation: UInt64) {
-            last.withLock { last in
+            last.withValue { last in
                 if last == nil || last!.generation <= generation { last = (generation, screen) }
             }
         }
 
-        var screen: ScreenSnapshot? { last.withLock { $0?.screen } }
+        var screen: ScreenSnapshot? { last.value?.screen }
     }
 
     /// The loop timer of one stability wait, replaced each time it finds output came since it
-    /// was armed; cancelled for good when the wait leaves the table.
+    /// was armed; cancelled for good when the wait leaves the table. On the loop, with the wait.
     final class StableTimer: Sendable {
-        private let state = Locked<(timer: EventLoop.Timer?, cancelled: Bool)>((nil, false))
+        private let state = LoopBound<(timer: EventLoop.Timer?, cancelled: Bool)>((nil, false), on: .shared)
 
         /// Keeps `timer` as the current one (cancels it instead when the wait already left).
         func set(_ timer: EventLoop.Timer) {
-            let cancelled = state.withLock { state in
-                if !state.cancelled { state.timer = timer }
-                return state.cancelled
+            if state.value.cancelled {
+                EventLoop.shared.cancel(timer)
+            } else {
+                state.value.timer = timer
             }
-            if cancelled { EventLoop.shared.cancel(timer) }
         }
 
         func cancel() {
-            let timer = state.withLock { state in
-                state.cancelled = true
-                defer { state.timer = nil }
-                return state.timer
-            }
-            if let timer { EventLoop.shared.cancel(timer) }
+            state.value.cancelled = true
+            if let timer = state.value.timer { EventLoop.shared.cancel(timer) }
+            state.value.timer = nil
         }
     }
 
@@ -79,7 +77,7 @@ extension SessionCore {
     func wait(description: String, condition: WaitCondition, timeout: Duration, location: SourceCodeLocation) async throws -> WaitOutcome {
         let start = Date()
         do {
-            let outcome = try await waiters.wait(description: description, timeout: timeout) { registration in
+            let outcome = try await waiters.wait(description: description, timeout: timeout) { [self] registration in
                 admit(registration, condition)
             }
             journalWait(description, location: location, start: start, problem: nil)

@@ -123,8 +123,8 @@ final class SessionCore: Sendable {
 
     let state: Locked<State>
 
-    /// The pending waits (the table has its own lock, always taken inside `state`'s). A
-    /// stability wait's timer is cancelled whenever the wait leaves the table.
+    /// The pending waits, on the event loop. A stability wait's timer is cancelled whenever the
+    /// wait leaves the table.
     let waiters = WaiterTable<PendingWait, WaitOutcome>(didRemove: { $0.stableTimer?.cancel() })
 
     /// The child's exit, reported by the loop.
@@ -259,7 +259,7 @@ final class SessionCore: Sendable {
         guard newSize.cols >= 1, newSize.rows >= 1, newSize.cols <= Int(UInt16.max), newSize.rows <= Int(UInt16.max) else {
             throw .invalidConfiguration("terminal size \(newSize) is out of range")
         }
-        let outcome = state.withLock { state -> Result<ScreenChecks?, TerminalSessionError> in
+        let outcome = state.withLock { state -> Result<Void, TerminalSessionError> in
             guard !state.isClosed else { return .failure(.sessionTerminated) }
             do throws(SystemError) {
                 try Self.setWindowSize(master, newSize)
@@ -272,9 +272,11 @@ final class SessionCore: Sendable {
             state.size = newSize
             state.record(.init(
                 time: State.seconds(since: launchUptime), kind: .resize, bytes: Array("\(newSize.cols)x\(newSize.rows)".utf8)))
-            return .success(screenChecks(&state, waiters.conditions()))
+            return .success(())
         }
-        evaluate(try outcome.get())
+        try outcome.get()
+        // The screen waits see the new screen on the loop, where they live.
+        EventLoop.shared.execute { [self] in evaluate(state.withLock { screenChecks(&$0, waiters.conditions()) }) }
     }
 
     // MARK: - Terminate

@@ -55,6 +55,12 @@ public final class TerminalSession: Sendable {
         try launchSession(configuration)
     }
 
+    /// ``launch(_:)`` without blocking the caller's thread: the launch runs on the blocking
+    /// worker (a pool thread blocked in a spawn makes Dispatch start another).
+    package static func launched(_ configuration: Configuration) async throws -> TerminalSession {
+        try await BlockingWorker.shared.run { try launchSession(configuration) }
+    }
+
     /// The launch itself.
     package static func launchSession(_ configuration: Configuration) throws -> TerminalSession {
         let size = configuration.size
@@ -98,7 +104,7 @@ public final class TerminalSession: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalSession) async throws -> Result
     ) async throws -> Result {
-        try await withReleasing(try launchSession(configuration), release: { await $0.terminated() }, body)
+        try await withReleasing(try await launched(configuration), release: { await $0.terminated() }, body)
     }
 
     // MARK: - State

@@ -138,20 +138,9 @@ package final class FlowRun {
         writeAnimation()
         finishTrace(outcome)
         if ownsResources {
-            if case .failed = outcome { tearDown(failed: true) } else { tearDown(failed: false) }
+            if case .failed = outcome { await tearDown(failed: true) } else { await tearDown(failed: false) }
         }
         return outcome
-    }
-
-    /// Ends the app and the stub server and removes the sandbox (kept on failure when
-    /// `HARNESS_KEEP_SANDBOX=1`, as ``TerminalApp/close(failed:)`` does).
-    package func tearDown(failed: Bool) {
-        app?.close(failed: failed)
-        app = nil
-        pipedApp?.close(failed: failed)
-        pipedApp = nil
-        stubServer?.stop()
-        stubServer = nil
     }
 
     /// The failure of `step`: its text, what went wrong, and the screen.

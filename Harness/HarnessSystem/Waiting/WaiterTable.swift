@@ -1,6 +1,8 @@
 // The pending waits of every owner of the package: sessions, piped sessions, the bridge
 // client and the stub server keep theirs in one of these.
 
+import Synchronization
+
 /// The pending waits of one owner (a terminal session, a piped session, a bridge): each is a
 /// condition and a continuation, resumed exactly once, by whichever comes first of its
 /// success, its timeout, the task's cancellation or the owner's end.
@@ -10,16 +12,15 @@
 /// deadline, and removal, which is what makes each resumption happen once: a waiter is resumed
 /// only by whoever removed it from the table, and it can be removed only once.
 ///
-/// The owner decides what satisfies a condition and what ends it. It may call the table while
-/// holding its own lock (the table's lock is taken inside it, never around a call out of the
-/// table), and it resumes the waiters it removed after unlocking. The table resumes the
-/// waiters it removes itself (timeouts, cancellations) without holding any lock.
+/// The table lives on its event loop (``LoopBound``, checked on every access): a wait's
+/// admission, its cancellation and its timeout all run there, and the owner reads and removes
+/// waiters from its handlers on the loop. The owner decides what satisfies a condition and what
+/// ends it, and resumes the waiters it removed.
 ///
 /// ```swift
 /// let reply = try await table.wait(description: "the reply", timeout: .seconds(5)) { registration in
-///     lock.withLock {
-///         if let reply { registration.resume(returning: reply) } else { table.insert(registration, .reply) }
-///     }
+///     // on the loop
+///     if let reply = replies.value.first { registration.resume(returning: reply) } else { table.insert(registration, .reply) }
 /// }
 /// ```
 package final class WaiterTable<Condition, Value: Sendable>: Sendable {
@@ -73,29 +74,37 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
 
     private struct State {
         var waiters: [UInt64: Waiter] = [:]
-        var nextID: UInt64 = 1
         /// Ids handed out by `wait` and not inserted yet; `.cancelled` once their task was cancelled.
         var pending: [UInt64: Pending] = [:]
         var timer: EventLoop.Timer?
         var armedDeadline: UInt64?
         var isClosed = false
-        var timeoutError: @Sendable (Waiter) -> any Error = {
-            WaitTimeout(awaited: $0.description, timeout: $0.timeout)
-        }
     }
 
-    private let state = Locked(State())
-    private let now: @Sendable () -> UInt64
-    private let loop: EventLoop?
-    private let didRemove: (@Sendable (Condition) -> Void)?
+    /// Set when a wait's task is cancelled: its admission, on the loop, reads it (a cancellation
+    /// that comes before the admission reaches the loop is not lost).
+    private final class CancelFlag: Sendable {
+        let isSet = Atomic<Bool>(false)
+    }
 
-    /// Builds the error a timed-out waiter is resumed with; called without the table's lock
-    /// (it may take the owner's). Set once by the owner before the first wait (see
-    /// ``describeTimeouts(with:_:)``); by default a ``WaitTimeout`` naming the waiter's
-    /// description.
+    private let state: LoopBound<State>
+    private let loop: EventLoop
+    /// The next id: taken on any thread (a wait numbers itself before it reaches the loop).
+    private let nextID = Atomic<UInt64>(1)
+    private let now: @Sendable () -> UInt64
+    private let armsTimer: Bool
+    private let didRemove: (@Sendable (Condition) -> Void)?
+    /// Set once by the owner, before the first wait.
+    private let makeTimeoutError = Locked<@Sendable (Waiter) -> any Error>({
+        WaitTimeout(awaited: $0.description, timeout: $0.timeout)
+    })
+
+    /// Builds the error a timed-out waiter is resumed with. Set once by the owner before the
+    /// first wait (see ``describeTimeouts(with:_:)``); by default a ``WaitTimeout`` naming the
+    /// waiter's description.
     package var timeoutError: @Sendable (Waiter) -> any Error {
-        get { state.withLock { $0.timeoutError } }
-        set { state.withLock { $0.timeoutError = newValue } }
+        get { makeTimeoutError.withLock { $0 } }
+        set { makeTimeoutError.withLock { $0 = newValue } }
     }
 
     /// Lets `owner` say what a timed-out waiter is told, without the table keeping it alive
@@ -111,74 +120,81 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
     }
 
     /// - Parameters:
+    ///   - loop: the loop the table lives on (its owner's).
     ///   - now: the clock deadlines are read from (`MonotonicClock`, the clock of the event
     ///     loop's timers); tests pass their own with `armsTimer: false` and call
     ///     ``expireDueWaiters()``.
     ///   - armsTimer: whether a timer of the event loop fires the timeouts (tests fire them by
     ///     hand).
-    ///   - didRemove: called, under the table's lock, with the condition of every waiter that
-    ///     leaves the table, however it leaves, and of one refused because its task was
-    ///     cancelled (to release what the condition holds, a timer).
+    ///   - didRemove: called, on the loop, with the condition of every waiter that leaves the
+    ///     table, however it leaves, and of one refused because its task was cancelled (to
+    ///     release what the condition holds, a timer).
     package init(
+        loop: EventLoop = .shared,
         now: @escaping @Sendable () -> UInt64 = { MonotonicClock.nanoseconds() },
         armsTimer: Bool = true,
         didRemove: (@Sendable (Condition) -> Void)? = nil
     ) {
+        self.loop = loop
+        self.state = LoopBound(State(), on: loop)
         self.now = now
-        self.loop = armsTimer ? .shared : nil
+        self.armsTimer = armsTimer
         self.didRemove = didRemove
-    }
-
-    deinit {
-        if let timer = state.withLock({ $0.timer }) { loop?.cancel(timer) }
     }
 
     // MARK: - Registering
 
-    /// Suspends until the wait resolves. `admit` runs at once, before the call suspends for
-    /// the first time: it must either resume the registration (the outcome is already there)
-    /// or ``insert(_:_:)`` it. Cancelling the task resumes an inserted wait with
-    /// `CancellationError`, also when the cancellation came before the insertion (an outcome
-    /// already there is returned all the same: such a wait never suspends). `afterInserting`
-    /// runs (outside every lock) only when the waiter was inserted, with its id (to send the
-    /// call a reply will answer).
+    /// Suspends until the wait resolves. `admit` runs on the loop, once: it must either resume
+    /// the registration (the outcome is already there) or ``insert(_:_:)`` it. Cancelling the
+    /// task resumes an inserted wait with `CancellationError`, also when the cancellation came
+    /// before the insertion (an outcome already there is returned all the same). `afterInserting`
+    /// runs on the loop only when the waiter was inserted, with its id (to send the call a reply
+    /// will answer).
     package func wait(
         description: String,
         timeout: Duration?,
-        admit: (Registration) -> Void,
-        afterInserting: ((UInt64) -> Void)? = nil
+        admit: @escaping @Sendable (Registration) -> Void,
+        afterInserting: (@Sendable (UInt64) -> Void)? = nil
     ) async throws -> Value {
         let id = allocateID()
+        let cancelled = CancelFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 let registration = Registration(
                     id: id, description: description, timeout: timeout, completion: Completion(continuation))
-                admit(registration)
-                if settle(id) { afterInserting?(id) }
+                loop.execute { [self] in
+                    open(id, cancelled: cancelled.isSet.load(ordering: .acquiring))
+                    admit(registration)
+                    if settle(id) { afterInserting?(id) }
+                }
             }
         } onCancel: {
-            cancel(id)
+            cancelled.isSet.store(true, ordering: .releasing)
+            loop.execute { [self] in cancel(id) }
         }
     }
 
     /// A registration for a wait resumed through `completion` (``wait`` makes one for its
-    /// continuation; tests make their own to drive the table step by step).
+    /// continuation; tests make their own to drive the table step by step). On the loop.
     package func register(description: String, timeout: Duration?, completion: Completion) -> Registration {
-        Registration(id: allocateID(), description: description, timeout: timeout, completion: completion)
+        let id = allocateID()
+        open(id)
+        return Registration(id: id, description: description, timeout: timeout, completion: completion)
     }
 
     private func allocateID() -> UInt64 {
-        state.withLock { state in
-            defer { state.nextID += 1 }
-            state.pending[state.nextID] = .allocated
-            return state.nextID
-        }
+        nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// Marks `id` pending, on the loop (as cancelled when its task already was).
+    private func open(_ id: UInt64, cancelled: Bool = false) {
+        state.value.pending[id] = cancelled ? .cancelled : .allocated
     }
 
     /// Forgets the id of a registration that `admit` dealt with; returns whether it was
     /// inserted (a registration resumed at once, or cancelled, was not).
     private func settle(_ id: UInt64) -> Bool {
-        state.withLock { $0.pending.removeValue(forKey: id) == nil }
+        state.value.pending.removeValue(forKey: id) == nil
     }
 
     /// Puts a registration in the table with its condition and arms the timer for its
@@ -187,7 +203,7 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
     @discardableResult
     package func insert(_ registration: Registration, _ condition: Condition) -> Bool {
         let id = registration.id
-        let inserted = state.withLock { state -> Bool in
+        let inserted = state.withValue { state -> Bool in
             // A cancelled id stays pending (as cancelled) until `wait` settles it.
             if state.pending[id] == .cancelled {
                 didRemove?(condition)
@@ -212,7 +228,7 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
     /// The task waiting for `id` was cancelled: resumes the waiter with `CancellationError` if
     /// it is in the table, or marks it so that it is when it registers.
     package func cancel(_ id: UInt64) {
-        let waiter = state.withLock { state -> Waiter? in
+        let waiter = state.withValue { state -> Waiter? in
             if let waiter = remove(&state, id) { return waiter }
             if state.pending[id] != nil { state.pending[id] = .cancelled }
             return nil
@@ -223,16 +239,16 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
     // MARK: - Reading and removing
 
     /// The condition of the waiter `id`, if it is still waiting.
-    package func condition(of id: UInt64) -> Condition? { state.withLock { $0.waiters[id]?.condition } }
+    package func condition(of id: UInt64) -> Condition? { state.withValue { $0.waiters[id]?.condition } }
 
     /// Whether any waiter's condition satisfies `predicate`.
     package func contains(where predicate: (Condition) -> Bool) -> Bool {
-        state.withLock { $0.waiters.values.contains { predicate($0.condition) } }
+        state.withValue { $0.waiters.values.contains { predicate($0.condition) } }
     }
 
     /// The waiting conditions with their ids, in registration order.
     package func conditions() -> [(id: UInt64, condition: Condition)] {
-        state.withLock { state in
+        state.withValue { state in
             switch state.waiters.count {
             case 0: []
             case 1: state.waiters.values.map { ($0.id, $0.condition) }
@@ -243,12 +259,12 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
 
     /// Removes the waiter `id` for its caller to resume; nil when it already left (resolved,
     /// timed out, cancelled or ended).
-    package func remove(_ id: UInt64) -> Waiter? { state.withLock { remove(&$0, id) } }
+    package func remove(_ id: UInt64) -> Waiter? { state.withValue { remove(&$0, id) } }
 
     /// Removes the waiter `id` if it satisfies `predicate` (a reply for a call, not for
     /// another kind of wait that happens to have that id).
     package func remove(_ id: UInt64, where predicate: (Waiter) -> Bool) -> Waiter? {
-        state.withLock { state in
+        state.withValue { state in
             guard let waiter = state.waiters[id], predicate(waiter) else { return nil }
             return remove(&state, id)
         }
@@ -263,10 +279,9 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
     }
 
     /// Visits the waiters in registration order and removes each for which `match` returns an
-    /// outcome, returning it with its outcome. `match` runs under the table's lock, one waiter
-    /// after the other, so it may advance the owner's state (a stream cursor) as it goes.
+    /// outcome, returning it with its outcome. `match` runs one waiter after the other, so it may advance the owner's state (a stream cursor) as it goes.
     package func removeSatisfied<Outcome>(_ match: (Waiter) -> Outcome?) -> [(waiter: Waiter, outcome: Outcome)] {
-        state.withLock { state in
+        state.withValue { state in
             var satisfied: [(waiter: Waiter, outcome: Outcome)] = []
             for id in state.waiters.keys.sorted() {
                 guard let outcome = match(state.waiters[id]!) else { continue }
@@ -277,7 +292,7 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
     }
 
     /// How many waiters are registered.
-    package var count: Int { state.withLock { $0.waiters.count } }
+    package var count: Int { state.withValue { $0.waiters.count } }
 
     private func remove(_ state: inout State, _ id: UInt64) -> Waiter? {
         guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
@@ -290,7 +305,7 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
     /// Fails, with ``timeoutError``, every waiter whose deadline has passed, and re-arms the
     /// timer for the next. The timer calls it; tests with their own clock call it themselves.
     package func expireDueWaiters() {
-        let (expired, makeError) = state.withLock { state -> ([Waiter], @Sendable (Waiter) -> any Error) in
+        let expired = state.withValue { state -> [Waiter] in
             state.armedDeadline = nil
             state.timer = nil
             let current = now()
@@ -305,8 +320,9 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
                 }
             }
             if let next { arm(&state, for: next) }
-            return (expired, state.timeoutError)
+            return expired
         }
+        let makeError = timeoutError
         for waiter in expired { waiter.resume(throwing: makeError(waiter)) }
     }
 
@@ -315,7 +331,7 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
     /// timeouts, increasing start times); when it fires it fails the expired waiters and
     /// re-arms for the next.
     private func arm(_ state: inout State, for deadline: UInt64) {
-        guard let loop, !state.isClosed else { return }
+        guard armsTimer, !state.isClosed else { return }
         if let armed = state.armedDeadline, armed <= deadline { return }
         state.armedDeadline = deadline
         if let timer = state.timer { loop.cancel(timer) }
@@ -324,12 +340,12 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
 
     /// Stops the timer for good (the owner was torn down; its waiters were ended).
     package func close() {
-        let timer = state.withLock { state -> EventLoop.Timer? in
+        let timer = state.withValue { state -> EventLoop.Timer? in
             state.isClosed = true
             state.armedDeadline = nil
             defer { state.timer = nil }
             return state.timer
         }
-        if let timer { loop?.cancel(timer) }
+        if let timer { loop.cancel(timer) }
     }
 }

@@ -1,6 +1,5 @@
 // A framed, full-duplex bridge connection on the process's event loop: the socket is watched
-// for reading always and for writing while frames are queued; sends never block; its task
-// executor runs jobs on the loop.
+// for reading always and for writing while frames are queued; sends never block.
 
 import Foundation
 import HarnessSystem
@@ -12,9 +11,6 @@ import HarnessSystem
 ///   dropped and counted) and written by the loop when the socket is writable.
 /// - Received messages are handed to `onMessage` on the loop, in order.
 /// - `onClose` runs exactly once, on the loop, after the socket was closed there.
-/// - It is also a `TaskExecutor`: a task that prefers it runs on the loop between
-///   reads, so a message that resumes it costs no thread hop. Jobs enqueued after the
-///   connection closed run on Dispatch's global queue.
 ///
 /// No thread per connection: every connection of the process shares the loop's one thread.
 /// Package-internal: used by `HarnessHost` and the harness's `BridgeListener`.
@@ -79,7 +75,7 @@ package final class FrameConnection: Sendable {
     private let loop: EventLoop
     private let state = Locked(State())
     /// The incoming bytes not yet decoded; touched by the loop's handler only.
-    private let decoder: Locked<FrameDecoder>
+    private let decoder: LoopBound<FrameDecoder>
     private let maxQueuedBytes: Int
     private let onMessage: @Sendable (BridgeMessage) -> Void
     private let onClose: @Sendable (CloseReason) -> Void
@@ -95,7 +91,7 @@ package final class FrameConnection: Sendable {
     ) {
         self.fd = fd
         self.loop = loop
-        self.decoder = Locked(decoder)
+        self.decoder = LoopBound(decoder, on: loop)
         self.maxQueuedBytes = maxQueuedBytes
         self.onMessage = onMessage
         self.onClose = onClose
@@ -197,7 +193,6 @@ package final class FrameConnection: Sendable {
 
     /// On the loop, once: stops watching and closes the socket, then calls `onClose`.
     private func finish() {
-        loop.preconditionInLoop()
         let ending = state.withLock { state -> (watch: EventLoop.Watch?, reason: CloseReason)? in
             guard state.phase != .closed else { return nil }
             state.phase = .closed
@@ -237,7 +232,7 @@ package final class FrameConnection: Sendable {
                 } catch { return .failed(error) }
                 guard let count else { return .wouldBlock }
                 if count == 0 { return .endOfStream }
-                decoder.withLock { $0.append(buffer[0..<count]) }
+                decoder.value.append(buffer[0..<count])
                 return .read(filledBuffer: count == buffer.count)
             }
             switch outcome {
@@ -257,7 +252,7 @@ package final class FrameConnection: Sendable {
     /// Hands every whole message decoded so far to `onMessage`; false when the connection ends.
     private func deliverMessages() -> Bool {
         while true {
-            let decoded: Result<BridgeMessage?, WireError> = decoder.withLock { decoder in
+            let decoded: Result<BridgeMessage?, WireError> = decoder.withValue { decoder in
                 do throws(WireError) { return .success(try decoder.nextMessage()) } catch { return .failure(error) }
             }
             switch decoded {
@@ -303,7 +298,6 @@ package final class FrameConnection: Sendable {
     /// Asks the loop for writability exactly while frames are queued. On the loop, so that
     /// the last change wins whichever thread queued a frame.
     private func updateInterest() {
-        loop.preconditionInLoop()
         state.withLock { state in
             guard let watch = state.watch, state.phase != .closed else { return }
             let wantsWrite = !state.pending.isEmpty
@@ -316,21 +310,5 @@ package final class FrameConnection: Sendable {
     /// Runs `body` on the loop: now when already there, else as a job.
     private func onLoop(_ body: @escaping @Sendable (FrameConnection) -> Void) {
         if loop.inLoop { body(self) } else { loop.execute { [self] in body(self) } }
-    }
-
-    // MARK: - Executor
-
-    private func runElsewhere(_ job: UnownedJob) {
-        DispatchQueue.global().async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
-    }
-}
-
-extension FrameConnection: TaskExecutor {
-    /// Runs the job on the loop, after the handler that is running (a reply that resumed the
-    /// task); once the connection is closed, on Dispatch's global queue.
-    package func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        if state.withLock({ $0.phase == .closed }) { return runElsewhere(job) }
-        loop.execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }

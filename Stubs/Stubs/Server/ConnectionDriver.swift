@@ -10,9 +10,8 @@ import HarnessSystem
 /// the others. Delays, slow bodies, lingering closes, request timeouts and the pause after
 /// running out of descriptors are timers of the loop; nothing sleeps.
 ///
-/// Loop-owned state: everything below marked so is read and written only on the loop (each
-/// entry point, a handler, a timer or a job, checks it with `preconditionInLoop()`), the way
-/// the loop keeps its own; other threads reach it only through jobs (`releaseHangs`, `stop`).
+/// The listener's watch and the connections are loop-bound (``LoopBound``, checked on every
+/// access); other threads reach them only through jobs (`releaseHangs`, `stop`).
 final class ConnectionDriver: Sendable {
     private let loop: EventLoop
     private let listener: Int32
@@ -24,15 +23,50 @@ final class ConnectionDriver: Sendable {
     /// Open client connections (for `StubServer.openConnectionCount` and leak tests).
     let gauge = ConnectionGauge()
 
-    // Loop-owned.
-    nonisolated(unsafe) private var listenerWatch: EventLoop.Watch?
-    nonisolated(unsafe) private var connections: [UInt64: Connection] = [:]
-    nonisolated(unsafe) private var nextConnectionID: UInt64 = 0
-    /// False while accepting pauses after running out of descriptors.
-    nonisolated(unsafe) private var accepting = true
-    nonisolated(unsafe) private var resumeAcceptingTimer: EventLoop.Timer?
-    nonisolated(unsafe) private var isStopped = false
-    nonisolated(unsafe) private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// What only the loop reads and writes: the listener's watch, the connections, the
+    /// accept pause, the read buffer.
+    private struct Owned {
+        var listenerWatch: EventLoop.Watch?
+        var connections: [UInt64: Connection] = [:]
+        var nextConnectionID: UInt64 = 0
+        /// False while accepting pauses after running out of descriptors.
+        var accepting = true
+        var resumeAcceptingTimer: EventLoop.Timer?
+        var isStopped = false
+        var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    }
+
+    private let owned: LoopBound<Owned>
+
+    // The loop-bound fields by name (each access checks the loop).
+    private var listenerWatch: EventLoop.Watch? {
+        get { owned.value.listenerWatch }
+        _modify { yield &owned.value.listenerWatch }
+    }
+    private var connections: [UInt64: Connection] {
+        get { owned.value.connections }
+        _modify { yield &owned.value.connections }
+    }
+    private var nextConnectionID: UInt64 {
+        get { owned.value.nextConnectionID }
+        _modify { yield &owned.value.nextConnectionID }
+    }
+    private var accepting: Bool {
+        get { owned.value.accepting }
+        _modify { yield &owned.value.accepting }
+    }
+    private var resumeAcceptingTimer: EventLoop.Timer? {
+        get { owned.value.resumeAcceptingTimer }
+        _modify { yield &owned.value.resumeAcceptingTimer }
+    }
+    private var isStopped: Bool {
+        get { owned.value.isStopped }
+        _modify { yield &owned.value.isStopped }
+    }
+    private var readBuffer: [UInt8] {
+        get { owned.value.readBuffer }
+        _modify { yield &owned.value.readBuffer }
+    }
 
     /// Takes ownership of a listening, non-blocking socket; serves it once ``start()`` ran.
     init(
@@ -46,12 +80,12 @@ final class ConnectionDriver: Sendable {
         self.lingerNanoseconds = lingerTimeout.clampedNanoseconds
         self.requestTimeout = requestTimeout
         self.idleTimeout = idleTimeout
+        self.owned = LoopBound(Owned(), on: loop)
     }
 
     /// Starts watching the listener. Connections that arrive before are waiting in its backlog.
     func start() {
         loop.execute { [self] in
-            loop.preconditionInLoop()
             guard !isStopped else { return }  // stopped on the loop before this job ran
             listenerWatch = loop.watch(listener, for: .readable) { [self] _ in listenerReady() }
         }
@@ -61,7 +95,6 @@ final class ConnectionDriver: Sendable {
     /// on the loop after the current handler (an admin request removing a stub is one).
     func releaseHangs(_ ids: Set<StubID>) {
         loop.execute { [self] in
-            loop.preconditionInLoop()
             guard !isStopped else { return }
             for connection in connections.values where connection.phase == .hanging {
                 guard let id = connection.hangingStubID, ids.contains(id) else { continue }
@@ -82,10 +115,16 @@ final class ConnectionDriver: Sendable {
         if !loop.inLoop { Posix.waitForSpawnsInFlight() }
     }
 
+    /// ``stop()``, awaited: the loop closes everything, then the blocking worker (which runs
+    /// the spawns) waits for the spawns in flight; the caller's thread never blocks.
+    func stopped() async {
+        await loop.submit { [self] in shutDown() }
+        await BlockingWorker.shared.run { Posix.waitForSpawnsInFlight() }
+    }
+
     // MARK: - The listener
 
     private func listenerReady() {
-        loop.preconditionInLoop()
         guard accepting, !isStopped else { return }
         acceptConnections()
     }
@@ -120,7 +159,6 @@ final class ConnectionDriver: Sendable {
         accepting = false
         if let listenerWatch { loop.setInterest(listenerWatch, Posix.PollEvents(rawValue: 0)) }
         resumeAcceptingTimer = loop.schedule(after: .milliseconds(50)) { [self] in
-            loop.preconditionInLoop()
             resumeAcceptingTimer = nil
             guard !isStopped else { return }
             accepting = true
@@ -132,7 +170,6 @@ final class ConnectionDriver: Sendable {
 
     /// The loop reports `returned` on the connection `id`.
     private func connectionReady(_ id: UInt64, _ returned: Posix.PollEvents) {
-        loop.preconditionInLoop()
         guard let connection = connections[id] else { return }
         let failed = returned.containsAny(of: .failures)
         if returned.containsAny(of: .writable) || failed && connection.hasPendingOutput {
@@ -153,7 +190,6 @@ final class ConnectionDriver: Sendable {
 
     /// The connection's timer fired.
     private func timerFired(_ id: UInt64) {
-        loop.preconditionInLoop()
         guard let connection = connections[id] else { return }
         connection.timer = nil
         switch connection.deadlineAction {
@@ -209,7 +245,6 @@ final class ConnectionDriver: Sendable {
     // MARK: - Stopping
 
     private func shutDown() {
-        loop.preconditionInLoop()
         guard !isStopped else { return }
         isStopped = true
         if let timer = resumeAcceptingTimer { loop.cancel(timer) }

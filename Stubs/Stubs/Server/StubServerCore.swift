@@ -5,7 +5,7 @@ import HarnessSystem
 ///
 /// The connection driver calls `answer(_:)` and `answerAgain(_:)` on the event loop; tests call
 /// the rest from any thread or task. The state is one lock's; `waitForRequest` calls wait in
-/// the package's `WaiterTable`, whose lock is taken inside this one, never around it.
+/// the package's `WaiterTable`, which lives on the loop.
 final class StubServerCore: RequestHandling, Sendable {
     struct State {
         var registry = StubRegistry()
@@ -121,9 +121,9 @@ final class StubServerCore: RequestHandling, Sendable {
     /// - Parameter afterInserting: called once the wait is in the table (it did not find its
     ///   request journaled), for tests that must act while it is pending.
     func waitForRequest(
-        matching pattern: RequestPattern, timeout: Duration, afterInserting: (() -> Void)? = nil
+        matching pattern: RequestPattern, timeout: Duration, afterInserting: (@Sendable () -> Void)? = nil
     ) async throws -> RecordedRequest {
-        try await waiters.wait(description: "a request matching \(pattern)", timeout: timeout) { registration in
+        try await waiters.wait(description: "a request matching \(pattern)", timeout: timeout) { [self] registration in
             let outcome = state.withLock { state -> Result<RecordedRequest, any Error>? in
                 if let found = state.journal.first(where: pattern.matches) { return .success(found) }
                 if state.isStopped {
@@ -139,13 +139,19 @@ final class StubServerCore: RequestHandling, Sendable {
         }
     }
 
-    /// Marks the core stopped and fails every waiter.
+    /// Marks the core stopped and fails every waiter (on the loop, where they live; a wait
+    /// admitted afterwards sees the server stopped).
     func failWaitersOnStop() {
-        let (stopped, journal) = state.withLock { state in
+        state.withLock { state in
             state.isStopped = true
             state.releaseHangs = nil
-            return (waiters.removeAll(), state.journal)
         }
+        EventLoop.shared.onLoop { [self] in failStoppedWaiters() }
+    }
+
+    private func failStoppedWaiters() {
+        let stopped = waiters.removeAll()
+        let journal = state.withLock { $0.journal }
         waiters.close()
         for waiter in stopped {
             waiter.resume(throwing: WaitTimeoutError(
