@@ -41,7 +41,7 @@ let package = Package(
         // flows drive (SwiftPM builds an executable dependency without linking its code).
         .executableTarget(
             name: "harness",
-            dependencies: ["HarnessFlows", "HarnessCore", "HarnessSystem", "TerminalEmulator", "todo"],
+            dependencies: ["HarnessFlows", "HarnessCore", "HarnessSystem", "Stubs", "TerminalEmulator", "todo"],
             path: "Harness/harness-cli"
         ),
 

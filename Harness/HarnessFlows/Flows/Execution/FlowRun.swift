@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCore
+import HarnessWire
 import Stubs
 import TerminalEmulator
 
@@ -21,6 +22,8 @@ final class FlowRun {
     var timeout: Duration
     /// How many events of each name `event` checks have already awaited.
     var awaitedEvents: [String: Int] = [:]
+    /// The reply to the last `call` (for a front end that shows it).
+    var lastReply: RawJSON?
     /// Records the attempt's steps for the report, when the run collects traces.
     let trace: FlowTraceRecorder?
     /// Where `snapshot` steps keep their references.

@@ -25,7 +25,7 @@ extension FlowCommand {
     private static func rangeText(_ first: Int, _ last: Int) -> String { first == last ? "\(first)" : "\(first)-\(last)" }
 
     /// `text` as a bare word when the parser reads it back unchanged, else as a quoted string.
-    static func word(_ text: String) -> String {
+    package static func word(_ text: String) -> String {
         let plain = !text.isEmpty && !text.hasPrefix("#")
             && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "\\" }
         return plain ? text : FlowStringLiteral.quote(text)
