@@ -100,6 +100,8 @@ let package = Package(
             exclude: ["run-all.sh"]
         ),
 
+        .executableTarget(name: "AgentBenchmark", path: "Benchmarks/AgentBenchmark"),
+
         .executableTarget(
             name: "AcceptanceBenchmark",
             dependencies: ["HarnessCore", "Stubs", "TerminalEmulator"],
