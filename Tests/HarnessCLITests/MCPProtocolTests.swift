@@ -1,4 +1,5 @@
 import Foundation
+import HarnessCore
 import HarnessSystem
 import Stubs
 import TestSupport
@@ -65,7 +66,7 @@ import Testing
                           "output", "snapshot", "requests", "call", "spy", "save_flow", "close"])
         for tool in tools {
             #expect(tool.member("inputSchema")?.member("type") == .string("object"))
-            #expect(!(tool.member("description")?.text ?? "").isEmpty)
+            #expect((tool.member("description")?.text ?? "").isEmpty == false)
         }
         // Where a tool does what a flow command does, its description quotes the keyword table.
         let press = try #require(tools.first { $0.member("name") == .string("press") }?.member("description")?.text)
@@ -155,4 +156,65 @@ extension JSONValue {
     var text: String? { if case .string(let text) = self { text } else { nil } }
     /// The integer.
     var integer: Int? { if case .number(let number) = self { Int(exactly: number) } else { nil } }
+}
+
+extension MCPProtocolTests {
+    @Test func aCancelledCallIsNotAnsweredAndAProgressTokenGetsProgress() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let exchange = try await exchange([
+            Self.call(1, "launch", #"{"program":"/bin/sh","args":["-c","echo up; exec cat"]}"#),
+            Self.request(2, "tools/call", #"{"name":"wait_for","arguments":{"session":"s1","text":"never shown","within":"120s"},"_meta":{"progressToken":"p2"}}"#),
+            #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"test"}}"#,
+            Self.request(3, "tools/call", #"{"name":"wait_for","arguments":{"session":"s1","text":"up"},"_meta":{"progressToken":7}}"#),
+        ], in: folder.path)
+        #expect(exchange.answers.contains { $0.member("id") == .number(2) } == false)
+        #expect(try exchange.answer(.number(3)).member("result")?.member("isError") == .bool(false))
+        let tokens = exchange.notifications.filter { $0.member("method") == .string("notifications/progress") }
+            .compactMap { $0.member("params")?.member("progressToken") }
+        #expect(tokens.contains(.number(7)))
+    }
+
+    @Test func savedFlowsNameTheirFilesFromTheirOwnFolder() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/bin/todo",
+                                                   withDestinationPath: try BuildProducts.executable(named: "todo").path)
+        try folder.write(#"[{"userId": 1, "id": 1, "title": "Buy milk", "completed": false}]"#, at: "data/todos.json")
+        let exchange = try await exchange([
+            Self.call(1, "launch", #"{"program":"bin/todo","stubs":["GET /todos 200 json data/todos.json"],"setup":["set api.timeout=86400"]}"#),
+            Self.call(2, "wait_for", #"{"session":"s1","text":"[ Start ]"}"#),
+            Self.call(3, "press", #"{"session":"s1","keys":["enter"]}"#),
+            Self.call(4, "wait_for", #"{"session":"s1","text":"Buy milk"}"#),
+            Self.call(5, "save_flow", #"{"session":"s1","path":"flows/todo.flow"}"#),
+        ], in: folder.path)
+        let flow = try #require(try exchange.answer(.number(5)).member("result")?.member("structuredContent")?.member("flow")?.text,
+                                Comment(rawValue: exchange.stdout))
+        #expect(flow.contains("app ../bin/todo\n"))
+        #expect(flow.contains("stub GET /todos 200 json ../data/todos.json\n"))
+        let run = try await runHarness(["run", "flows"], in: folder.path)
+        #expect(run.lastLine == "1 passed, 0 failed", "\(flow)\n\(run.stdout)")
+    }
+}
+
+extension MCPProtocolTests {
+    @Test func callAndSpyGoThroughTheBridge() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let todo = try BuildProducts.executable(named: "todo").path
+        let exchange = try await exchange([
+            Self.call(1, "launch", #"{"program":"\#(todo)","bridge":true}"#),
+            Self.call(2, "wait_for", #"{"session":"s1","text":"[ Start ]"}"#),
+            Self.call(3, "call", #"{"session":"s1","name":"__spy.count","json":"{\"name\": \"database.save\"}"}"#),
+            Self.call(4, "call", #"{"session":"s1","name":"no.such.probe"}"#),
+            Self.call(5, "spy", #"{"session":"s1","name":"database.save"}"#),
+        ], in: folder.path)
+        func result(_ id: Int) throws -> JSONValue { try #require(try exchange.answer(.number(Double(id))).member("result")) }
+        #expect(try result(3).member("structuredContent")?.member("reply") == .number(0), "\(exchange.stdout)")
+        #expect(try result(4).member("isError") == .bool(true))
+        #expect(try result(4).member("structuredContent")?.member("error")?.text?
+            .contains("the app refused the call: it exposes no probe or handler named no.such.probe") == true)
+        #expect(try result(5).member("structuredContent")?.member("count") == .number(0))
+    }
 }

@@ -224,22 +224,12 @@ struct AgentToolCalls: Sendable {
 
     /// The runs of cells with colors or attributes: row, column, length, text and style.
     static func styleRuns(of screen: ScreenSnapshot) -> [JSONValue] {
-        var runs: [JSONValue] = []
-        for (row, cells) in screen.cells.enumerated() {
-            var start = 0
-            while start < cells.count {
-                let attributes = cells[start].attributes
-                var end = start + 1
-                while end < cells.count, cells[end].attributes == attributes { end += 1 }
-                if attributes != .plain {
-                    runs.append(["row": .int(row), "column": .int(start), "length": .int(end - start),
-                                 "text": .string(cells[start..<end].map(\.character).joined()),
-                                 "style": .string(ScreenStyleLayer.describe(attributes))])
-                }
-                start = end
-            }
+        let cells = screen.cells
+        return ScreenStyleLayer.runs(of: screen).map { run in
+            ["row": .int(run.row), "column": .int(run.columns.lowerBound), "length": .int(run.columns.count),
+             "text": .string(cells[run.row][run.columns].map(\.character).joined()),
+             "style": .string(ScreenStyleLayer.describe(run.attributes))]
         }
-        return runs
     }
 
     private func output(_ session: AgentSession) async -> ToolResult {

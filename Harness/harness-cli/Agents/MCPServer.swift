@@ -6,7 +6,7 @@ import Stubs
 /// `harness mcp`): newline-delimited JSON-RPC 2.0, as the protocol's stdio transport says.
 /// Requests run concurrently (a long `wait_for` does not hold up a `ping` or another session);
 /// `notifications/cancelled` cancels one; a `tools/call` with a progress token gets
-/// `notifications/progress` every second while it runs. Only protocol goes to the output.
+/// `notifications/progress` when it begins and every second while it runs. Only protocol goes to the output.
 ///
 /// When the input ends (the client went away) or a stop signal arrives, the requests in flight
 /// are cancelled and every session is closed: its program, stub server and sandbox are gone
@@ -188,9 +188,12 @@ final class MCPServer: Sendable {
         running.withLock { $0[id.jsonText] }?.cancel()
     }
 
-    /// Sends `notifications/progress` for `token` every second until cancelled.
+    /// Sends `notifications/progress` for `token` now (progress 0: the call began), then every
+    /// second until cancelled.
     private func progress(token: JSONValue, tool: String) -> Task<Void, Never> {
-        Task {
+        send(["jsonrpc": "2.0", "method": "notifications/progress",
+              "params": ["progressToken": token, "progress": 0, "message": .string("\(tool): started")]])
+        return Task {
             var seconds = 0
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))  // a heartbeat for the client, not a synchronization

@@ -84,7 +84,7 @@ package final class StepSession: @unchecked Sendable {
         var source = lines
         if !lines.contains(where: { $0.hasPrefix("launch") }) { source.append("launch") }
         let launchCount = source.count
-        if bridge { source.append("probe __harness.session") }  // never run: it only asks for the bridge
+        if bridge { source.append("call __harness.session") }  // never run: it only asks for the bridge
         let script: FlowScript
         do {
             script = try FlowParser.parse(source.joined(separator: "\n"), file: name, directory: directory)
