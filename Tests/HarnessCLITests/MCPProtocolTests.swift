@@ -23,9 +23,10 @@ import Testing
         }
     }
 
-    func exchange(_ lines: [String], in folder: String? = nil) async throws -> Exchange {
+    func exchange(_ lines: [String], in folder: String? = nil, environment extra: [String: String] = [:]) async throws -> Exchange {
         let input = Data((lines.joined(separator: "\n") + "\n").utf8)
-        let output = try await runProduct("harness", ["mcp"], input: input, environment: testEnvironment, workingDirectory: folder)
+        let output = try await runProduct("harness", ["mcp"], input: input, environment: testEnvironment.merging(extra) { $1 },
+                                          workingDirectory: folder)
         var exchange = Exchange(stdout: output.stdout, stderr: output.stderr, status: output.status)
         for line in output.stdout.split(separator: "\n") {
             let message = try #require(try? JSONValue(parsing: String(line)), "not JSON on stdout: \(line)")
@@ -131,19 +132,33 @@ import Testing
         #expect(try exchange.answer(9).member("result") == .object([:]))
     }
 
-    @Test func theEndOfInputClosesEverySessionAndLeavesNoProcess() async throws {
+    @Test func theEndOfInputClosesEverySessionAndLeavesNoProcessNorSandbox() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
+        let temporary = try TemporaryDirectory()  // the sandboxes' parent (TMPDIR)
+        defer { temporary.remove() }
+        // A grandchild in the background: the program's own death does not take it along.
+        let program = #""program":"/bin/sh","args":["-c","sleep 600 & echo child $!; wait"]"#
         let exchange = try await exchange([
-            Self.call(1, "launch", #"{"program":"/bin/sh","args":["-c","echo up; exec sleep 600"]}"#),
-            Self.call(2, "launch", #"{"program":"/bin/sh","args":["-c","echo up; exec sleep 600"],"pipes":true}"#),
-            Self.call(3, "wait_for", #"{"session":"s1","text":"up"}"#),
-        ], in: folder.path)
+            Self.call(1, "launch", "{\(program)}"),
+            Self.call(2, "launch", "{\(program),\"pipes\":true}"),
+            Self.call(3, "wait_for", #"{"session":"s1","regex":"child [0-9]+"}"#),
+            Self.call(4, "wait_for", #"{"session":"s2","regex":"child [0-9]+","output":true}"#),
+            Self.call(5, "output", #"{"session":"s2"}"#),
+        ], in: folder.path, environment: ["TMPDIR": temporary.path])
         #expect(exchange.status == 0)
-        let pids = try [1, 2].map { id in
-            try #require(try exchange.answer(.number(Double(id))).member("result")?.member("structuredContent")?.member("pid")?.integer)
+        #expect(try exchange.answer(.number(3)).member("result")?.member("isError") == .bool(false), "\(exchange.stdout)")
+        #expect(try exchange.answer(.number(5)).member("result")?.member("structuredContent")?.member("output")?.text?
+            .hasPrefix("child ") == true, "\(exchange.stdout)")
+        for id in [1, 2] {
+            // Each program leads its process group: the group, the background sleep with it, is gone.
+            let pid = try #require(try exchange.answer(.number(Double(id))).member("result")?.member("structuredContent")?
+                .member("pid")?.integer)
+            let living = Posix.livingMembers(ofProcessGroup: Int32(pid))
+            #expect(living.isEmpty, "processes \(living) of session s\(id) outlived harness mcp")
         }
-        for pid in pids { #expect(!Posix.exists(Int32(pid)), "process \(pid) outlived harness mcp") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.isEmpty, "left behind in TMPDIR: \(left)")
     }
 }
 
