@@ -18,7 +18,7 @@ try:
     from mcp import Client, StdioServerParameters
 except ImportError as error:  # the venv is missing: say how to make it, never skip
     sys.exit(f"mcp_client_test: the Python mcp SDK is not installed ({error}); "
-             "run: python3 -m venv .build/mcp-venv && .build/mcp-venv/bin/pip install mcp")
+             "run: python3 -m venv .build/mcp-venv && .build/mcp-venv/bin/pip install mcp==2.3.0")
 
 HARNESS, PRODUCTS, FIXTURES = (os.path.abspath(argument) for argument in sys.argv[1:4])
 failures = []

@@ -25,7 +25,7 @@ import Testing
     func thePipedSessionSavesTheFlowShownAndItPasses() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let script = try #require(try Self.blocks("docs/AGENTS.md", "sh").first)
+        let script = try #require(try Self.blocks("docs/AGENTS.md", "sh", section: "What `save_flow` writes").first)
         let shown = try #require(try Self.blocks("docs/AGENTS.md", "flow").first)
         var environment = testEnvironment
         environment["PATH"] = BuildProducts.directory.path + ":" + (environment["PATH"] ?? "")
@@ -49,5 +49,13 @@ import Testing
         }
         let document = try DocumentedExamples.read("docs/AGENTS.md", fromTestFile: #filePath)
         for tool in ["launch", "wait_for", "save_flow", "close"] { #expect(document.contains("| `\(tool)` |")) }
+    }
+
+    /// The client test's commands on the page are the ones CI runs.
+    @Test func theClientTestCommandsAreCIs() throws {
+        let block = try #require(try Self.blocks("docs/AGENTS.md", "sh", section: "How it is tested").first)
+        let ci = try DocumentedExamples.read(".ci/run", fromTestFile: #filePath)
+        #expect(ci.contains(block.lines[1]), "\(block) is not what .ci/run runs")
+        #expect(ci.contains(#""mcp==2.3.0""#) && block.lines[0].hasSuffix("pip install mcp==2.3.0"))
     }
 }

@@ -59,6 +59,9 @@ struct AgentToolCalls: Sendable {
             }
             if name == "launch" { return try await launch(arguments, id: id ?? sessions.newID()) }
             let session = try session(arguments)
+            if session.steps.piped != nil, !["output", "requests", "call", "spy", "save_flow", "close"].contains(name) {
+                return .error("\(name): session \(session.id) runs with pipes, without a terminal: read `output`, then `close` it for its exit status")
+            }
             switch name {
             case "type": return await input(session, "type " + FlowStringLiteral.quote(try arguments.string("text")))
             case "paste": return await input(session, "paste " + FlowStringLiteral.quote(try arguments.string("text")))
@@ -206,20 +209,23 @@ struct AgentToolCalls: Sendable {
             }
             do { screen = try screen.region(screenArea) } catch { return .error("screen: \(error)") }
         }
+        let lines = screen.lines
+        let text = lines.joined(separator: "\n")
         var fields: [String: JSONValue] = [
             "session": .string(session.id),
-            "text": .string(screen.text),
-            "lines": .array(screen.lines.map(JSONValue.string)),
+            "text": .string(text),
             "cursor": ["row": .int(screen.cursor.row), "column": .int(screen.cursor.col), "visible": .bool(screen.cursor.visible)],
             "size": .string("\(screen.cols)x\(screen.rows)"),
         ]
         if let status = session.steps.terminal?.exitStatus { fields["exited"] = .string("\(status)") }
-        var text = screen.framed()
+        // The text content: the screen's lines without trailing blanks (`snapshot` frames them),
+        // then where the cursor is.
+        var content = text.trimmingCharacters(in: .newlines) + "\ncursor: row \(screen.cursor.row), col \(screen.cursor.col)"
         if styles {
             fields["styles"] = .array(Self.styleRuns(of: screen))
-            text += "\n" + ScreenStyleLayer.text(of: screen)
+            content += "\n" + ScreenStyleLayer.text(of: screen)
         }
-        return ToolResult(text: text, structured: fields)
+        return ToolResult(text: content, structured: fields)
     }
 
     /// The runs of cells with colors or attributes: row, column, length, text and style.

@@ -16,7 +16,7 @@ extension FlowRecorder {
     /// appeared since then (as ``input(_:screen:output:)`` chooses), so the flow waits where
     /// the author looked.
     public mutating func step(_ command: FlowCommand, screen: [String]) {
-        expectNewText(on: screen, output: nil)
+        if screen != previousScreen { expectNewText(on: screen, output: nil) }
         switch command {
         case .type(let text), .paste(let text):
             for character in text {
