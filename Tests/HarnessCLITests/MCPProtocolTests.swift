@@ -23,9 +23,10 @@ import Testing
         }
     }
 
-    func exchange(_ lines: [String], in folder: String? = nil, environment extra: [String: String] = [:]) async throws -> Exchange {
+    func exchange(_ lines: [String], in folder: String? = nil, environment extra: [String: String] = [:],
+                  options: [String] = []) async throws -> Exchange {
         let input = Data((lines.joined(separator: "\n") + "\n").utf8)
-        let output = try await runProduct("harness", ["mcp"], input: input, environment: testEnvironment.merging(extra) { $1 },
+        let output = try await runProduct("harness", ["mcp"] + options, input: input, environment: testEnvironment.merging(extra) { $1 },
                                           workingDirectory: folder)
         var exchange = Exchange(stdout: output.stdout, stderr: output.stderr, status: output.status)
         for line in output.stdout.split(separator: "\n") {
@@ -232,3 +233,26 @@ extension MCPProtocolTests {
         #expect(try result(5).member("structuredContent")?.member("count") == .number(0))
     }
 }
+
+extension MCPProtocolTests {
+    @Test func everyCallIsInTheSessionsReportThatMergeReportsShows() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        _ = try await exchange([
+            Self.call(1, "launch", #"{"program":"/bin/sh","args":["-c","echo up; exec cat"]}"#),
+            Self.call(2, "wait_for", #"{"session":"s1","text":"up"}"#),
+            Self.call(3, "type", #"{"session":"s1","text":"hello\r"}"#),
+            Self.call(4, "screen", #"{"session":"s1"}"#),
+            Self.call(5, "wait_for", #"{"session":"s1","text":"never","within":"100ms"}"#),
+            Self.call(6, "close", #"{"session":"s1"}"#),
+        ], in: folder.path, options: ["--artifacts", "artifacts"])
+        let merged = try await runHarness(["merge-reports", "merged", "artifacts"], in: folder.path)
+        #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+        let results = try String(contentsOfFile: folder.path + "/merged/results.json", encoding: .utf8)
+        for step in [#"expect \"up\""#, #"type \"hello\\r\""#, "# screen", #"expect \"never\" within 100ms"#] {
+            #expect(results.contains(step), "the report lacks \(step)")
+        }
+        #expect(results.contains("mcp\\/s1") || results.contains("mcp/s1"))
+    }
+}
+
