@@ -19,7 +19,8 @@ import Testing
 
         /// The answer to request `id`.
         func answer(_ id: JSONValue) throws -> JSONValue {
-            try #require(answers.first { $0.member("id") == id }, "no answer to \(id) in:\n\(stdout)\nstderr:\n\(stderr)")
+            try #require(answers.first { $0.member("id") == id },
+                         "no answer to \(id) (harness mcp exited \(status)) in:\n\(stdout)\nstderr:\n\(stderr)")
         }
     }
 
