@@ -48,7 +48,7 @@ let package = Package(
         // flows drive (SwiftPM builds an executable dependency without linking its code).
         .executableTarget(
             name: "harness",
-            dependencies: ["HarnessFlows", "HarnessSteps", "HarnessCore", "HarnessSystem", "TerminalEmulator", "todo"],
+            dependencies: ["HarnessFlows", "HarnessSteps", "HarnessCore", "HarnessSystem", "Stubs", "TerminalEmulator", "todo"],
             path: "Harness/harness-cli"
         ),
 
@@ -106,6 +106,8 @@ let package = Package(
             path: "Benchmarks/ScaleBenchmark",
             exclude: ["run-all.sh"]
         ),
+
+        .executableTarget(name: "AgentBenchmark", path: "Benchmarks/AgentBenchmark"),
 
         .executableTarget(
             name: "PictureBenchmark",

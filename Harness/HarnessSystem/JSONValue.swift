@@ -115,3 +115,19 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 }
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    /// `"text"`.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// `42`.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// `true`.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `[a, b]`.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// `["key": value]` (the last of repeated keys wins).
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

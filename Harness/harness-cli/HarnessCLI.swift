@@ -5,7 +5,7 @@ import HarnessCore
 enum HarnessCLI {
     /// Every subcommand, in the order usage lists them.
     static var commands: [any Command.Type] {
-        [RunCommand.self, SwiftTestCommand.self, MergeReportsCommand.self, MergeJUnitCommand.self, ReplayCommand.self, RenderCommand.self, RecordCommand.self, ScreenCommand.self,
+        [RunCommand.self, SwiftTestCommand.self, MergeReportsCommand.self, MergeJUnitCommand.self, ReplayCommand.self, RenderCommand.self, RecordCommand.self, ScreenCommand.self, MCPCommand.self,
          SnapshotsCommand.self]
     }
 

@@ -29,7 +29,7 @@ import Harness
                               encoding: .utf8)
         let libraries = Set(try Self.names(#"\.library\(name: "([^"]+)""#, in: ours))
         let used = try Self.names(#"\.product\(name: "([^"]+)", package: "TerminalHarness"\)"#, in: manifest)
-        #expect(Set(used) == ["Harness", "Stubs", "HarnessHost"], "\(used)")
+        #expect(Set(used) == ["Harness", "HarnessFlowCases", "Stubs", "HarnessHost"], "\(used)")
         #expect(Set(used).isSubset(of: libraries), "not products of this package: \(Set(used).subtracting(libraries))")
         #expect(manifest.contains(#".package(url: "https://github.com/you/TerminalHarness.git""#), "the package's identity is TerminalHarness")
         // The test target depends on the executable, which this package builds under that name.

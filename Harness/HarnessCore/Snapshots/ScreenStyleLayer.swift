@@ -13,17 +13,32 @@ import TerminalEmulator
 public enum ScreenStyleLayer {
     /// The layer's lines, top to bottom, left to right; empty when the whole screen is plain.
     public static func lines(of screen: ScreenSnapshot) -> [String] {
-        var out: [String] = []
+        runs(of: screen).map { run in
+            let columns = run.columns.count == 1 ? "col \(run.columns.lowerBound)" : "cols \(run.columns.lowerBound)-\(run.columns.upperBound - 1)"
+            return "row \(run.row) \(columns): \(describe(run.attributes))"
+        }
+    }
+
+    /// One run of the layer: cells of a row side by side sharing non-plain attributes.
+    package struct Run: Sendable, Equatable {
+        /// The row, 0-based.
+        package var row: Int
+        /// The columns, 0-based.
+        package var columns: Range<Int>
+        /// What the cells share.
+        package var attributes: CellAttributes
+    }
+
+    /// The layer's runs, top to bottom, left to right; empty when the whole screen is plain.
+    package static func runs(of screen: ScreenSnapshot) -> [Run] {
+        var out: [Run] = []
         for (row, cells) in screen.cells.enumerated() {
             var start = 0
             while start < cells.count {
                 let attributes = cells[start].attributes
                 var end = start + 1
                 while end < cells.count, cells[end].attributes == attributes { end += 1 }
-                if attributes != .plain {
-                    let columns = end - start == 1 ? "col \(start)" : "cols \(start)-\(end - 1)"
-                    out.append("row \(row) \(columns): \(describe(attributes))")
-                }
+                if attributes != .plain { out.append(Run(row: row, columns: start..<end, attributes: attributes)) }
                 start = end
             }
         }

@@ -174,6 +174,7 @@ extension FlowRun {
         let expectedValue = try expected.map(Self.expectedValue)
         let what = isProbe ? "the probe \(name)" : "the reply to \(name)"
         let reply = try await callReply(bridge, name, paramsJSON, what: what)
+        lastReply = reply
         guard let expected, let expectedValue else { return }
         let actual: JSONValue
         do {

@@ -1,6 +1,7 @@
 import Foundation
 import HarnessCore
 import HarnessSystem
+import HarnessWire
 import TerminalEmulator
 
 /// One attempt at one flow: the state the steps share (app, stub server, current timeout) and
@@ -21,6 +22,8 @@ package final class FlowRun {
     package var timeout: Duration
     /// How many events of each name `event` checks have already awaited.
     package var awaitedEvents: [String: Int] = [:]
+    /// The reply to the last `call` (for a front end that shows it).
+    package var lastReply: RawJSON?
     /// Records the attempt's steps for the report, when the run collects traces.
     package let trace: FlowTraceRecorder?
     /// Where `snapshot` steps keep their references.

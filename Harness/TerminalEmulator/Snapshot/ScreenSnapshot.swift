@@ -285,8 +285,10 @@ public struct ScreenSnapshot: Sendable, Equatable {
     }
 
     static func trimmingTrailingBlanks(_ text: String) -> String {
-        var scalars = Substring(text).unicodeScalars
-        while let last = scalars.last, last == " " { scalars.removeLast() }
-        return String(scalars)
+        // On the UTF-8 bytes: a space is one byte, and never part of another character's.
+        let utf8 = text.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == 0x20 { end = utf8.index(before: end) }
+        return end == utf8.endIndex ? text : String(text[..<end])
     }
 }

@@ -139,8 +139,3 @@ enum MappingWriter {
         return .object(object)
     }
 }
-
-extension JSONValue: ExpressibleByStringLiteral {
-    /// A JSON string.
-    public init(stringLiteral value: String) { self = .string(value) }
-}

@@ -36,13 +36,13 @@ public struct FlowRecorder: Sendable {
     }
 
     /// The flow so far, one command per line.
-    public private(set) var commands: [FlowCommand]
+    public internal(set) var commands: [FlowCommand]
     /// The screen at the previous input (or at launch), to tell new lines from old ones.
-    private var previousScreen: [String]
+    var previousScreen: [String]
     /// The lines the user typed, to tell echo from output.
-    private var typedLines: [String] = [""]
+    var typedLines: [String] = [""]
     /// Whether the last command may be extended by more of the same kind.
-    private var canExtendLast = false
+    var canExtendLast = false
 
     /// Starts a flow for `app` with `arguments`, launched at `size`; `screen` is what the
     /// terminal showed before the program started (normally nothing).
@@ -111,7 +111,7 @@ public struct FlowRecorder: Sendable {
 
     /// Appends `expect` for the lowest distinctive new line of `screen`, if any; with `output`,
     /// `expect-output` lines for what was printed instead.
-    private mutating func expectNewText(on screen: [String], output: String?) {
+    mutating func expectNewText(on screen: [String], output: String?) {
         let before = previousScreen.joined(separator: "\n")
         previousScreen = screen
         let typed = typedLines.filter { !$0.isEmpty }
