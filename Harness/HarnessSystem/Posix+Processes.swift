@@ -299,6 +299,31 @@ extension Posix {
         return members
     }
 
+    /// The processes of session `session` (the program's, which it leads) that are running or
+    /// runnable (`R`) or in an uninterruptible wait, disk I/O most often (`D`), from `/proc`
+    /// (Linux; empty elsewhere): those that may still write without anything else happening.
+    /// The others sleep until input, a timer, a signal or an answer wakes them.
+    package static func busyMembers(ofSession session: Int32) -> [Int32] {
+        #if os(Linux)
+        guard let directory = opendir("/proc") else { return [] }
+        defer { closedir(directory) }
+        var busy: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = entryName(entry)
+            guard let pid = Int32(name), let stat = readSmallFile("/proc/\(name)/stat") else { continue }
+            // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses.
+            guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
+            let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "), maxSplits: 5)
+            guard fields.count > 4, let state = fields[0].first, state == UInt8(ascii: "R") || state == UInt8(ascii: "D"),
+                  Int32(String(decoding: fields[3], as: UTF8.self)) == session else { continue }
+            busy.append(pid)
+        }
+        return busy
+        #else
+        return []
+        #endif
+    }
+
     private static func readSmallFile(_ path: String) -> [UInt8]? {
         guard let fd = try? openForReading(path) else { return nil }
         defer { closeIgnoringErrors(fd) }
