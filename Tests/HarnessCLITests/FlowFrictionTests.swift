@@ -54,6 +54,25 @@ import Harness
         #expect(outcome == .passed, "\(outcome)")
     }
 
+    /// A program that computes without writing is quiet but not settled: a differing snapshot
+    /// then fails at its timeout (a short one here), not saying the screen had settled.
+    @Test func aProgramComputingSilentlyHasNotSettled() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try fixture.write("not this screen\n", at: "__Snapshots__/t/t.s.txt")
+        let outcome = try await fixture.run("""
+            app sh -c "echo computing; while :; do :; done"
+            launch
+            expect "computing"
+            timeout 1500ms
+            snapshot s
+            """)
+        let failed = try #require(failure(of: outcome))
+        #expect(failed.position?.line == 5)
+        #expect(failed.message.contains("does not match its reference"), "\(failed.message)")
+        #expect(!failed.message.contains("had settled"), "\(failed.message)")
+    }
+
     @Test func aProgramThatLeftItsFullScreenAndExitedShowsItsLastFrame() async throws {
         let fixture = try FlowFixture()
         defer { fixture.remove() }
