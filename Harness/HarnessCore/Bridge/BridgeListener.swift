@@ -20,7 +20,7 @@ import HarnessSystem
 /// ```
 public final class BridgeListener: Sendable {
     /// The private directory holding the socket (mode 0700, removed by ``close()``).
-    public let directory: String
+    package let directory: String
     /// The path of the listening socket.
     public let socketPath: String
     /// The options to launch the app with: the caller's, plus the socket path and the token.
