@@ -94,6 +94,11 @@ public final class TerminalApp: Sendable {
             launchConfiguration.synchronizedOutputLimit = launch.synchronizedOutputLimit
             launchConfiguration.outputLimit = launch.outputLimit
             launchConfiguration.theme = launch.theme
+            if let listener {
+                // A host connects before the app's first output: output without a connection
+                // ends the wait for ready at once (the app links no host).
+                launchConfiguration.onFirstOutput = { [weak listener] in listener?.appWroteOutput() }
+            }
             let configuration = launchConfiguration
             let session: TerminalSession
             do {

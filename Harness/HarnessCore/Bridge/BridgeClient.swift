@@ -10,6 +10,8 @@ final class BridgeClient: Sendable {
     /// Why the bridge ended; each waiter turns it into a ``BridgeError``.
     enum EndCause: Sendable {
         case appExited(String)
+        /// The app wrote to its terminal without having connected.
+        case noHost
         case connectionLost(String)
         case protocolError(WireError)
         case authenticationFailed(String)
@@ -256,6 +258,14 @@ final class BridgeClient: Sendable {
         }
     }
 
+    /// The app wrote to its terminal and no connection came before (the listener checked for
+    /// one waiting to be accepted): it has no host, so every pending and future wait fails at
+    /// once with ``BridgeError/noHost(diagnostics:)``. Nothing when it did connect.
+    func appWroteWithoutConnecting() {
+        let connected = state.withLock { $0.everConnected || $0.end != nil }
+        if !connected { finish(.noHost) }
+    }
+
     /// The app process exited: every pending and future wait fails at once.
     func appExited(_ status: String) {
         let connection = state.withLock { state -> FrameConnection? in
@@ -296,6 +306,7 @@ final class BridgeClient: Sendable {
         let during = Self.describe(kind)
         switch cause {
         case .appExited(let status): return .appExited(status: status, during: during, diagnostics: diagnostics)
+        case .noHost: return .noHost(diagnostics: diagnostics)
         case .connectionLost(let reason): return .connectionLost(reason: reason, during: during, diagnostics: diagnostics)
         case .protocolError(let error): return .protocolError(error, diagnostics: diagnostics)
         case .authenticationFailed(let reason): return .authenticationFailed(reason: reason, diagnostics: diagnostics)

@@ -46,7 +46,9 @@ extension SessionCore {
     /// Feeds one chunk of output to the emulator and wakes the waits it may satisfy.
     private func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         let now = MonotonicClock.nanoseconds()
-        let (matched, checks, askWritable) = state.withLock { state in
+        let (matched, checks, askWritable, first) = state.withLock { state in
+            let first = !state.wroteOutput
+            state.wroteOutput = true
             state.record(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
             state.tail.append(bytes)
             let heldBefore = state.heldFrame
@@ -66,8 +68,9 @@ extension SessionCore {
             let checks = screenChanged ? screenChecks(&state, pendingWaits) : nil
             let waitsForOutput = pendingWaits.contains { if case .output = $0.condition.condition { true } else { false } }
             let matched = waitsForOutput ? matchOutputWaiters(&state) : []
-            return (matched, checks, askWritable)
+            return (matched, checks, askWritable, first)
         }
+        if first { configuration.onFirstOutput?() }
         if let askWritable { setWriteInterest(askWritable) }
         configuration.onOutput?(Array(bytes))
         for (waiter, match) in matched { waiter.resume(returning: .output(match)) }

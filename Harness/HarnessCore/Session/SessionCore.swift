@@ -49,6 +49,8 @@ final class SessionCore: Sendable {
         /// Whether the loop was asked to watch for writability (cleared when the queue drained).
         var writeInterest = false
         var lastOutputUptime: UInt64
+        /// Whether the program wrote anything yet (``TerminalSession/Configuration/onFirstOutput``).
+        var wroteOutput = false
         /// Set on the loop when the child was reaped.
         var reapedStatus: ExitStatus?
         /// Set once the output was drained after the exit: what waits and `exitStatus` see.

@@ -231,7 +231,7 @@ extension FlowRun {
             var failure = Self.snapshotFailure(message)
             if settled {
                 if failure.problem.hasSuffix(".") { failure.problem.removeLast() }
-                failure.problem += " (the screen had settled: nothing written for \(Self.snapshotSettle))"
+                failure.problem += " (the screen had settled: \(Self.settledMeaning))"
             }
             throw failure
         }
