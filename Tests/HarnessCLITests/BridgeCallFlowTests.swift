@@ -1,4 +1,5 @@
 import Foundation
+import HarnessWire
 import TestSupport
 import Testing
 import Harness

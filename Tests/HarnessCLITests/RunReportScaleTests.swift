@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEmulator
 import TestSupport
 import Testing
 import Harness
