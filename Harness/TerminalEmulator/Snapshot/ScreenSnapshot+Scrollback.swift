@@ -48,7 +48,7 @@ extension ScreenSnapshot {
     /// horizon) and for which `matches` is true: its index in ``scrollbackLines`` (0 = the
     /// oldest held) and how many lines above the screen's top it is (1 = just above). A wait
     /// that failed uses it to say the text is there, but older than what it searched.
-    public func scrolledLine(before count: Int, where matches: (String) -> Bool) -> (index: Int, linesAboveScreen: Int)? {
+    package func scrolledLine(before count: Int, where matches: (String) -> Bool) -> (index: Int, linesAboveScreen: Int)? {
         let end = min(count, scrollback.totalPushed) - scrollback.firstLineNumber
         guard end > 0 else { return nil }
         for index in stride(from: end - 1, through: 0, by: -1) where matches(scrollbackLine(index)) {
