@@ -68,7 +68,7 @@ public struct AppBridge: Sendable {
     }
 
     /// What the app exposes (from the built-in `__names` call).
-    public func names(timeout: Duration? = nil) async throws -> ExposedNames {
+    package func names(timeout: Duration? = nil) async throws -> ExposedNames {
         try await call("__names", as: ExposedNames.self, timeout: timeout)
     }
 
@@ -132,7 +132,7 @@ public struct AppBridge: Sendable {
 }
 
 /// The names an app exposes, as returned by the built-in `__names` call.
-public struct ExposedNames: Codable, Sendable, Equatable {
+package struct ExposedNames: Codable, Sendable, Equatable {
     /// Probe names.
     public var probes: [String]
     /// Handler names.

@@ -209,7 +209,7 @@ public final class PipedSession: Sendable {
     public var configuration: Configuration { core.configuration }
 
     /// The absolute path of the executed file.
-    public var executablePath: String { core.executable }
+    package var executablePath: String { core.executable }
 
     /// The program's process id; also its process group and session id.
     public var pid: Int32 { core.pid }
@@ -267,7 +267,7 @@ public final class PipedSession: Sendable {
     }
 
     /// What the test did with this session (its waits), for its trace; empty unless its test is traced.
-    public var journal: SessionJournal { core.journal }
+    package var journal: SessionJournal { core.journal }
 
     private func journalWait(fileID: StaticString, line: UInt, start: Date, problem: String?) {
         core.journal.record(SessionJournal.Entry(
