@@ -10,10 +10,7 @@
 @_exported import struct TerminalEmulator.ScreenRegion
 @_exported import enum TerminalEmulator.ScreenArea
 @_exported import struct TerminalEmulator.TextStyle
-@_exported import struct TerminalEmulator.CellAttributes
-@_exported import enum TerminalEmulator.TerminalColor
 @_exported import enum TerminalEmulator.TerminalTheme
-@_exported import struct TerminalEmulator.ShellCommand
 // What `app.bridge.callRaw` takes and gives; the rest of the wire is the bridge's business
 // (`import HarnessWire`).
 @_exported import struct HarnessWire.RawJSON

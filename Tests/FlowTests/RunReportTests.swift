@@ -1,8 +1,8 @@
 import Foundation
-import TerminalEmulator
 import TestSupport
 import Testing
 import Harness
+import TerminalEmulator
 @testable import HarnessFlows
 @testable import HarnessSteps
 

@@ -1,8 +1,8 @@
 import Foundation
-import HarnessWire
 import TestSupport
 import Testing
 import Harness
+import HarnessWire
 @testable import HarnessFlows
 @testable import HarnessSteps
 

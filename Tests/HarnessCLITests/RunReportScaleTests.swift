@@ -1,9 +1,9 @@
 import Foundation
-import TerminalEmulator
 import TestSupport
 import Testing
 import Harness
 import HarnessCore
+import TerminalEmulator
 @testable import HarnessFlows
 @testable import HarnessSteps
 
