@@ -29,7 +29,7 @@ public struct AppBridge: Sendable {
     /// The app name from the app's hello.
     public var appName: String { client.appName }
     /// The process id from the app's hello.
-    public var appPID: Int { client.appPID }
+    package var appPID: Int { client.appPID }
 
     // MARK: - Calls
 

@@ -97,7 +97,7 @@ extension MouseEvent {
 extension MouseEncoding {
     /// The largest 1-based column or row the encoding can carry: 223 for legacy bytes
     /// (255 - 32), 2015 for UTF-8 (2047 - 32), no practical limit for SGR and urxvt.
-    public var coordinateLimit: Int {
+    package var coordinateLimit: Int {
         switch self {
         case .legacy: return 255 - 32
         case .utf8: return 2047 - 32

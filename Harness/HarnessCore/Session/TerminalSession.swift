@@ -128,7 +128,7 @@ public final class TerminalSession: Sendable {
     /// Everything written and typed so far, with timestamps (for asciicast export): the newest
     /// events up to the output limit (``Configuration/outputLimit``), with the count of the
     /// older ones dropped.
-    public var recording: TerminalRecording { core.recording }
+    package var recording: TerminalRecording { core.recording }
 
     /// The last (up to 4 KiB) raw bytes the program wrote.
     package var recentOutput: [UInt8] { core.recentOutput }
