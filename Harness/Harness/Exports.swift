@@ -10,7 +10,6 @@
 @_exported import struct TerminalEmulator.ScreenRegion
 @_exported import enum TerminalEmulator.ScreenArea
 @_exported import struct TerminalEmulator.TextStyle
-@_exported import enum TerminalEmulator.TerminalTheme
 // What `app.bridge.callRaw` takes and gives; the rest of the wire is the bridge's business
 // (`import HarnessWire`).
 @_exported import struct HarnessWire.RawJSON

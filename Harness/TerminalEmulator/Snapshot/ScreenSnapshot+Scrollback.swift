@@ -67,7 +67,7 @@ extension ScreenSnapshot {
     public var transcript: String { transcriptLines.joined(separator: "\n") }
 
     /// How many lines the transcript has: ``scrollbackCount`` + ``rows``.
-    public var transcriptLineCount: Int { scrollback.count + rows }
+    package var transcriptLineCount: Int { scrollback.count + rows }
 
     /// Transcript line `index` (scrolled-off lines first, then the screen's rows) as text.
     public func transcriptLine(_ index: Int) -> String {
@@ -75,14 +75,14 @@ extension ScreenSnapshot {
     }
 
     /// The cell at column `col` of transcript line `index` (see ``transcriptLine(_:)``).
-    public func transcriptCell(line index: Int, col: Int) -> Cell {
+    package func transcriptCell(line index: Int, col: Int) -> Cell {
         index < scrollback.count ? scrollbackCell(line: index, col: col) : cell(row: index - scrollback.count, col: col)
     }
 
     /// The transcript inside a frame, as ``framed()`` draws the screen: one framed line per
     /// transcript line, as wide as the widest line or the screen, then the cursor line.
     /// Trailing blank rows of the screen are left out (they are not output).
-    public func framedTranscript() -> String {
+    package func framedTranscript() -> String {
         var rowsShown = rows
         while rowsShown > 0 && line(rowsShown - 1).isEmpty && cursor.row < rowsShown - 1 { rowsShown -= 1 }
         var texts: [String] = (0..<scrollback.count).map { text(ofStored: scrollback.line($0)) }
