@@ -87,7 +87,7 @@ public struct AppBridge: Sendable {
     public var events: AsyncStream<BridgeEvent> { client.subscribe() }
 
     /// The events received so far.
-    public var receivedEvents: [BridgeEvent] { client.receivedEvents }
+    package var receivedEvents: [BridgeEvent] { client.receivedEvents }
 
     /// The events received so far with the time each arrived (for the run report's timeline).
     package var timedEvents: [(event: BridgeEvent, receivedAt: Date)] { client.timedEvents }

@@ -219,10 +219,10 @@ public final class PipedSession: Sendable {
 
     /// What was read from the program's standard output so far: all of it, or its last bytes
     /// when it went over the output limit (``Configuration/outputLimit``).
-    public var standardOutputSoFar: Data { core.standardOutputSoFar }
+    package var standardOutputSoFar: Data { core.standardOutputSoFar }
 
     /// What was read from the program's standard error so far (its last bytes past the limit).
-    public var standardErrorSoFar: Data { core.standardErrorSoFar }
+    package var standardErrorSoFar: Data { core.standardErrorSoFar }
 
     /// Runs `handler` once, with what ``waitForExit(timeout:)`` returns, when the program has
     /// exited and both outputs were read to the end (or when ``terminate(grace:)`` ended the
