@@ -97,7 +97,7 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
     // MARK: - Matching
 
     /// Whether a cell's attributes have this style.
-    public func matches(_ attributes: CellAttributes) -> Bool { differences(from: attributes).isEmpty }
+    package func matches(_ attributes: CellAttributes) -> Bool { differences(from: attributes).isEmpty }
 
     /// What differs between this style and a cell's attributes, one readable line per checked
     /// attribute or color that does not hold: `bold: expected on, found off`,
@@ -133,7 +133,7 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether every cell of `match` has this style (and the match has at least one cell).
-    public func matches(_ match: ScreenMatch) -> Bool { !match.cells.isEmpty && firstDifference(in: match) == nil }
+    package func matches(_ match: ScreenMatch) -> Bool { !match.cells.isEmpty && firstDifference(in: match) == nil }
 
     private func flags(of attributes: CellAttributes) -> [(String, Bool?, Bool)] {
         [
