@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Harness
+import HarnessWire
 @testable import HarnessFlows
 @testable import HarnessSteps
 

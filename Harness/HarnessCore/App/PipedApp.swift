@@ -102,7 +102,7 @@ public final class PipedApp: Sendable {
     /// What a failure needs to be understood: what the program wrote to standard output
     /// (`stdout.txt`) and standard error (`stderr.txt`) so far, byte for byte, and how it ended
     /// or that it still runs (`status.txt`).
-    public func failureArtifacts() -> [HarnessArtifacts.File] {
+    package func failureArtifacts() -> [HarnessArtifacts.File] {
         let status = session.exitStatus.map { "the app \($0)" } ?? "the app still ran"
         return [
             HarnessArtifacts.File(name: "stdout.txt", contents: session.standardOutputSoFar),

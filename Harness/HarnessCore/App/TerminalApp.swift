@@ -19,7 +19,7 @@ public final class TerminalApp: Sendable {
     /// The app's private storage directory, passed as `--harness-storage`.
     public let sandbox: Sandbox
     /// The bridge into the app; nil unless launched with ``LaunchProtocol/bridge``.
-    public let connectedBridge: AppBridge?
+    package let connectedBridge: AppBridge?
     /// The launch protocol the app was launched with (named in errors).
     public let launchProtocol: LaunchProtocol
     private let listener: BridgeListener?
@@ -198,7 +198,7 @@ public final class TerminalApp: Sendable {
     /// style layer and the app's exit status (`screen.txt`) and as pictures (`screen.svg`, and
     /// `screen.png` when GNU Unifont is installed), and,
     /// with the bridge, the events it received (`events.json`).
-    public func failureArtifacts() -> [HarnessArtifacts.File] {
+    package func failureArtifacts() -> [HarnessArtifacts.File] {
         var files = session.failureArtifacts()
         if let bridge = connectedBridge {
             let events = bridge.receivedEvents.map { #"{"seq": \#($0.seq), "name": \#(Self.jsonString($0.name)), "value": \#($0.value.text)}"# }
@@ -209,7 +209,7 @@ public final class TerminalApp: Sendable {
 
     /// Writes ``failureArtifacts()`` into `folder` and returns the folder.
     @discardableResult
-    public func writeFailureArtifacts(to folder: URL) throws -> URL {
+    package func writeFailureArtifacts(to folder: URL) throws -> URL {
         try HarnessArtifacts.write(failureArtifacts(), to: folder)
     }
 
@@ -231,7 +231,7 @@ public final class TerminalApp: Sendable {
 
     /// The bridge, or an error saying the app was launched without one.
     @available(*, deprecated, renamed: "bridge")
-    public func requireBridge() throws -> AppBridge {
+    package func requireBridge() throws -> AppBridge {
         try bridge
     }
 

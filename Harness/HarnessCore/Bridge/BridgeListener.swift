@@ -18,7 +18,7 @@ import HarnessSystem
 /// let app = try await listener.waitForReady(timeout: .seconds(5))
 /// let saved = try await app.spy("database.save", as: [Todo].self).calls
 /// ```
-public final class BridgeListener: Sendable {
+package final class BridgeListener: Sendable {
     /// The private directory holding the socket (mode 0700, removed by ``close()``).
     package let directory: String
     /// The path of the listening socket.

@@ -13,7 +13,7 @@ extension Key {
     ///
     /// With kitty flags (what the program pushed, ``TerminalModes/kittyKeyboard``) the key is
     /// encoded as the kitty keyboard protocol says: see ``KittyKeyEncoder``.
-    public func encoded(applicationCursorKeys: Bool = false, kittyFlags: KittyKeyboardFlags = []) throws(KeyError) -> [UInt8] {
+    package func encoded(applicationCursorKeys: Bool = false, kittyFlags: KittyKeyboardFlags = []) throws(KeyError) -> [UInt8] {
         let stroke = stroke
         if case .f(let number) = stroke.base, !(1...12).contains(number) { throw .unsupportedFunctionKey(number) }
         if stroke.isRelease {

@@ -8,7 +8,7 @@ import TerminalEmulator
 /// Every session has one, empty unless its test is traced (``enable()``: an app launched in a
 /// traced test), so an untraced session pays nothing and keeps no screens. The step engine records its own steps here instead
 /// of the waits it makes for them, so a test that mixes steps and direct waits gets one timeline.
-public final class SessionJournal: Sendable {
+package final class SessionJournal: Sendable {
     /// One thing the test did.
     public struct Entry: Sendable {
         /// What it was (`wait for text "Loading…"`, `type "q"`, `expect "Oops"`).
@@ -94,5 +94,5 @@ extension TerminalSessionError {
 extension TerminalDriving {
     /// What the test did with this session so far: its waits and inputs, and the steps the step
     /// engine ran, in order (for the test's trace).
-    public var journal: SessionJournal { core.journal }
+    package var journal: SessionJournal { core.journal }
 }

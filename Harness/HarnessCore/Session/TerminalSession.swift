@@ -113,7 +113,7 @@ public final class TerminalSession: Sendable {
     public var configuration: Configuration { core.configuration }
 
     /// The absolute path of the executed file.
-    public var executablePath: String { core.executable }
+    package var executablePath: String { core.executable }
 
     /// The program's process id; also its process group and session id.
     public var pid: Int32 { core.pid }
@@ -128,10 +128,10 @@ public final class TerminalSession: Sendable {
     /// Everything written and typed so far, with timestamps (for asciicast export): the newest
     /// events up to the output limit (``Configuration/outputLimit``), with the count of the
     /// older ones dropped.
-    public var recording: TerminalRecording { core.recording }
+    package var recording: TerminalRecording { core.recording }
 
     /// The last (up to 4 KiB) raw bytes the program wrote.
-    public var recentOutput: [UInt8] { core.recentOutput }
+    package var recentOutput: [UInt8] { core.recentOutput }
 
     // MARK: - Termination
 
@@ -167,7 +167,7 @@ public final class TerminalSession: Sendable {
     /// What a failure needs to be understood: the recording as asciicast v2 (`recording.cast`),
     /// the last screen as framed text with its style layer and the program's exit status
     /// (`screen.txt`) and as pictures (`screen.svg`, and `screen.png` when GNU Unifont is installed).
-    public func failureArtifacts() -> [HarnessArtifacts.File] {
+    package func failureArtifacts() -> [HarnessArtifacts.File] {
         let screen = screen
         var text = screen.framed()
         let style = ScreenStyleLayer.lines(of: screen)

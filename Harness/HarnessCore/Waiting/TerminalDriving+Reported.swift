@@ -44,7 +44,7 @@ extension TerminalDriving {
 
     /// The command a running `waitForCommand` waits for, as a sentence for failure messages:
     /// `"sleep 9" is running`, `no command is running`, `the program sent no OSC 133 marks`.
-    public var commandWaitState: String {
+    package var commandWaitState: String {
         let commands = screen.shellCommands
         guard let last = commands.last else { return "the program sent no OSC 133 shell marks" }
         if last.phase == .running { return "\(last.commandText.map(\.debugDescription) ?? "a command") is running" }
