@@ -131,7 +131,7 @@ import TestSupport
             expect-command within 300ms
             """)
         let message = try #require(failure(of: waited)?.message)
-        #expect(message.hasPrefix("expect-command within 300ms: no command finished within 300ms; the program sent no OSC 133 shell marks"), "\(message)")
+        #expect(message.hasPrefix("expect-command within 300ms: Timed out after 300 ms waiting for a shell command to finish (OSC 133 D mark); the program sent no OSC 133 shell marks."), "\(message)")
     }
 
     // MARK: - Title, clipboard, links

@@ -151,6 +151,6 @@ import TerminalEmulator
         let reported = failures.withLock { $0 }
         #expect(reported.count == 1)
         #expect(reported.first?.0.contains("fg: expected blue, found red") == true)
-        #expect(reported.first?.1 == 147)
+        #expect(reported.first?.1 == 149)
     }
 }
