@@ -43,7 +43,10 @@ package struct TestFrameworkGlue {
         provider?.hooks(filePath: filePath, function: function)
     }
 
-    private static let provider = (TestFrameworkGlue.self as Any.Type) as? any TestFrameworkGlueProviding.Type
+    /// The glue's conformance (a dynamic cast, cheap beside a launch).
+    private static var provider: (any TestFrameworkGlueProviding.Type)? {
+        (TestFrameworkGlue.self as Any.Type) as? any TestFrameworkGlueProviding.Type
+    }
 }
 
 /// The test framework glue's side of ``TestFrameworkGlue``.
