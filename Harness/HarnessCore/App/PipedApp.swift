@@ -33,11 +33,16 @@ public final class PipedApp: Sendable {
     /// Launches the app with `standardInput`, in a fresh sandbox holding the launch's seeds.
     ///
     /// A launch that fails leaves nothing behind. The terminal size and `readyTimeout` of
-    /// `launch` do not apply; its `defaultTimeout` is the session's.
-    @_disfavoredOverload
-    public static func launch(_ launch: AppLaunch, standardInput: PipedSession.StandardInput = .empty) throws -> PipedApp {
+    /// `launch` do not apply; its `defaultTimeout` is the session's. In a traced test
+    /// (`HARNESS_ARTIFACTS` or `.harnessTrace`, with `Harness` linked) its waits and steps are
+    /// recorded, and closing it writes the test's timeline (with, when `close(failed: true)`,
+    /// what it wrote so far).
+    public static func launch(
+        _ launch: AppLaunch, standardInput: PipedSession.StandardInput = .empty,
+        filePath: StaticString = #filePath, function: String = #function
+    ) throws -> PipedApp {
         let app = try launchApp(launch, standardInput: standardInput)
-        if SessionJournal.isRecording { app.session.journal.enable() }
+        TestFrameworkGlue.hooks(filePath: "\(filePath)", function: function)?.trace(app)
         return app
     }
 

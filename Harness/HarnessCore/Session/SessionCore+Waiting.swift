@@ -111,7 +111,8 @@ extension SessionCore {
             if let status = state.exitStatus {
                 let finalScreen = state.snapshot()
                 let outcome = outcomeAfterExit(
-                    &state, waitCondition, description: registration.description, status: status, finalScreen: finalScreen)
+                    &state, waitCondition, description: registration.description, timeout: registration.timeout, status: status,
+                    finalScreen: finalScreen)
                 return .ended(outcome, finalScreen: finalScreen, status: status, output: state.outputTail)
             }
             var pending = PendingWait(condition: waitCondition)
@@ -141,8 +142,7 @@ extension SessionCore {
             if case .screen(let predicate) = waitCondition {
                 // The caller's predicate runs outside the lock.
                 registration.resume(with: predicate(finalScreen) ? .success(.screen(finalScreen)) : .failure(
-                    TerminalSessionError.exitedWhileWaiting(
-                        waitingFor: registration.description, status: status, screen: finalScreen.framed(), output: output)))
+                    Self.exited(registration.description, registration.timeout, status: status, screen: finalScreen, output: output)))
             } else {
                 registration.resume(with: outcome!)
             }
@@ -163,7 +163,7 @@ extension SessionCore {
     /// holds it, else `exitedWhileWaiting`; nil for a screen wait, whose predicate the caller
     /// runs outside the lock.
     private func outcomeAfterExit(
-        _ state: inout State, _ waitCondition: WaitCondition, description: String, status: ExitStatus,
+        _ state: inout State, _ waitCondition: WaitCondition, description: String, timeout: Duration?, status: ExitStatus,
         finalScreen: ScreenSnapshot
     ) -> Result<WaitOutcome, any Error>? {
         switch waitCondition {
@@ -178,8 +178,7 @@ extension SessionCore {
                 state.outputCursor = match.range.upperBound
                 return .success(.output(match))
             }
-            return .failure(TerminalSessionError.exitedWhileWaiting(
-                waitingFor: description, status: status, screen: finalScreen.framed(), output: state.outputTail))
+            return .failure(Self.exited(description, timeout, status: status, screen: finalScreen, output: state.outputTail))
         }
     }
 
@@ -276,8 +275,8 @@ extension SessionCore {
         let unmatchedOutput = state.outputTail
         let unmatched = waiters.removeAll { if case .output = $0.condition.condition { true } else { false } }
         for waiter in unmatched {
-            resolutions.append((waiter, .failure(TerminalSessionError.exitedWhileWaiting(
-                waitingFor: waiter.description, status: status, screen: finalScreen.framed(), output: unmatchedOutput))))
+            resolutions.append((waiter, .failure(Self.exited(
+                waiter.description, waiter.timeout, status: status, screen: finalScreen, output: unmatchedOutput))))
         }
         return { [self] in
             for (waiter, result) in resolutions { waiter.resume(with: result) }
@@ -286,8 +285,8 @@ extension SessionCore {
                     waiters.remove(id)?.resume(returning: .screen(finalScreen))
                 } else if let waiter = waiters.remove(id) {
                     let output = self.state.withLock { $0.outputTail }
-                    waiter.resume(throwing: TerminalSessionError.exitedWhileWaiting(
-                        waitingFor: waiter.description, status: status, screen: finalScreen.framed(), output: output))
+                    waiter.resume(throwing: Self.exited(
+                        waiter.description, waiter.timeout, status: status, screen: finalScreen, output: output))
                 }
             }
         }
@@ -299,10 +298,18 @@ extension SessionCore {
     func timeoutError(for waiter: Waiter) -> TerminalSessionError {
         let checked = waiter.condition.checked?.screen
         return state.withLock { state in
-            .timeout(
-                waitingFor: waiter.description, after: waiter.timeout ?? .zero,
-                screen: (checked ?? state.snapshot()).framed(), lastBytes: PrintableBytes.escape(PrintableBytes.lastAtBoundary(state.tail.last(456), limit: 200)),
-                output: state.outputTail)
+            .timeout(WaitFailure(
+                awaited: waiter.description, limit: waiter.timeout ?? .zero, screen: checked ?? state.snapshot(),
+                lastBytes: PrintableBytes.escape(PrintableBytes.lastAtBoundary(state.tail.last(456), limit: 200)),
+                output: state.outputTail))
         }
+    }
+
+    /// What a wait the program's end decided is told: what it awaited and the final screen.
+    private static func exited(
+        _ description: String, _ timeout: Duration?, status: ExitStatus, screen: ScreenSnapshot, output: String
+    ) -> TerminalSessionError {
+        .exitedWhileWaiting(
+            WaitFailure(awaited: description, limit: timeout ?? .zero, screen: screen, lastBytes: "", output: output), status: status)
     }
 }
