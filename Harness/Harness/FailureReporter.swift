@@ -91,7 +91,7 @@ public enum FailureReporter {
     ///
     /// The front ends' scopes (`TerminalApp.with`, `TerminalSession.withSession`, `PipedApp.with`)
     /// end with it, so that a failed wait in their body is reported at the wait.
-    public static func rethrowAtItsLine(_ error: any Error) async throws -> Never {
+    package static func rethrowAtItsLine(_ error: any Error) async throws -> Never {
         throw await recordedAtItsLine(error) ?? error
     }
 
