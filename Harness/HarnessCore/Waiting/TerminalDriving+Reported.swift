@@ -71,7 +71,8 @@ extension TerminalDriving {
                           location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    /// Waits until `pattern` (an `NSRegularExpression`) matches the title; returns the screen.
+    /// Waits until the regular expression `pattern` matches the title (as `waitFor(regex:)` matches
+    /// a screen line); returns the screen.
     @discardableResult
     public func waitFor(
         titleRegex pattern: String, timeout: Duration? = nil,
@@ -141,7 +142,7 @@ package enum ReportedValue: Sendable {
     /// The text of the last clipboard write (OSC 52).
     case clipboard
 
-    /// Exact text or an `NSRegularExpression` pattern.
+    /// Exact text or a regular expression, matched as a screen line is.
     package enum Pattern: Sendable {
         case text(String)
         case regex(String)
