@@ -43,20 +43,11 @@ HARNESS_DELIBERATE_FAILURES=1 HARNESS_ARTIFACTS="$work/artifacts" \
     swift test --skip-build --filter DeliberateFailure --skip aFlowCase --attachments-path "$work/attachments" > "$work/output" 2>&1
 status=$?
 
-problems=()
-problem() { problems+=("$1"); }
-# The screen (text, SVG, PNG) and the recording a failed test attached.
-check_attached() {  # TEST
-    local file
-    for file in screen.txt screen.svg screen.png recording.cast; do
-        [[ -s "$work/attachments/DeliberateFailureTests.$1.$file" ]] \
-            || problem "--attachments-path holds no DeliberateFailureTests.$1.$file"
-    done
-}
+source Scripts/lib/failed-test-checks.sh
 
 [[ $status -ne 0 ]] || problem "the deliberately failing tests passed (swift test exited 0)"
 for test in aFailedExpectationInsideWith aStoppedStep aFailedStep; do
-    check_attached "$test"
+    check_attached "$work/attachments" DeliberateFailureTests "$test"
     for file in screen.txt screen.svg screen.png recording.cast; do
         [[ -s "$work/artifacts/DeliberateFailureTests/$test/$file" ]] \
             || problem "HARNESS_ARTIFACTS holds no DeliberateFailureTests/$test/$file"
@@ -101,8 +92,8 @@ for test in aFailedWait aFailedSessionWait aFailedPipedWait aFailedBareWait; do
     ! grep -q "Test $test() recorded an issue.*Caught error" "$work/output" \
         || problem "$test(): the failed wait is reported as a caught error"
 done
-check_attached aFailedSessionWait
-check_attached aFailedWait
+check_attached "$work/attachments" DeliberateFailureTests aFailedSessionWait
+check_attached "$work/attachments" DeliberateFailureTests aFailedWait
 grep -q 'deliberate screen' "$work/attachments/DeliberateFailureTests.aFailedSessionWait.screen.txt" 2>/dev/null \
     || problem "the attached screen of aFailedSessionWait does not show the program's line"
 # (What the piped program wrote may not be read yet when its 1 ms wait fails: the files must

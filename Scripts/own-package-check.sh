@@ -178,8 +178,7 @@ build_seconds=$((SECONDS - start))
 swift test --skip-build --scratch-path "$root/build" --attachments-path "$work/attachments" > "$work/output" 2>&1
 status=$?
 
-problems=()
-problem() { problems+=("$1"); }
+source "$repo/Scripts/lib/failed-test-checks.sh"
 
 [[ $status -ne 0 ]] || problem "the deliberately failing tests passed (swift test exited 0)"
 grep -q "Test $readme_test_name() passed" "$work/output" || problem "the README's test $readme_test_name() did not pass"
@@ -194,10 +193,7 @@ for test in "${failing_tests[@]}"; do
         || problem "$test(): the failure is recorded as a caught error"
 done
 for test in "${terminal_tests[@]}"; do
-    for file in screen.txt screen.svg screen.png recording.cast; do
-        [[ -s "$work/attachments/GreeterFailureTests.$test.$file" ]] \
-            || problem "--attachments-path holds no GreeterFailureTests.$test.$file"
-    done
+    check_attached "$work/attachments" GreeterFailureTests "$test"
     grep -q 'Hello, ' "$work/attachments/GreeterFailureTests.$test.screen.txt" 2>/dev/null \
         || problem "the attached screen of $test() does not show the greeting"
 done
