@@ -77,8 +77,19 @@ extension SessionCore {
     func wait(description: String, condition: WaitCondition, timeout: Duration, location: SourceCodeLocation) async throws -> WaitOutcome {
         let start = Date()
         do {
-            let outcome = try await waiters.wait(description: description, timeout: timeout) { [self] registration in
-                admit(registration, condition)
+            let outcome: WaitOutcome
+            switch precheck(condition) {
+            case .satisfied(let screen):
+                outcome = .screen(screen)
+            case .onNextWakeUp(let seen):
+                outcome = try await waiters.wait(
+                    description: description, timeout: timeout,
+                    wakeNow: { [self] in published.withLock { $0.publication } != seen },
+                    admit: { [self] registration in admit(registration, condition) })
+            case .now:
+                outcome = try await waiters.wait(description: description, timeout: timeout) { [self] registration in
+                    admit(registration, condition)
+                }
             }
             journalWait(description, location: location, start: start, problem: nil)
             return outcome
@@ -88,6 +99,34 @@ extension SessionCore {
         } catch {
             journalWait(description, location: location, start: start, problem: "\(error)")
             throw error
+        }
+    }
+
+    /// What the published view says about a wait before it goes to the loop.
+    private enum Precheck {
+        /// A screen wait whose predicate holds for the published screen: done, without the loop.
+        case satisfied(ScreenSnapshot)
+        /// A screen or output wait the published view does not satisfy: only output can, and
+        /// its arrival wakes the loop, which admits the wait then (the view was publication
+        /// `seen`; a newer one means the output may be there, and wakes the loop at once).
+        case onNextWakeUp(seen: UInt64)
+        /// Admitted on the loop at once.
+        case now
+    }
+
+    private func precheck(_ waitCondition: WaitCondition) -> Precheck {
+        switch waitCondition {
+        case .screen(let predicate):
+            let view = view
+            guard view.exitStatus == nil else { return .now }
+            return predicate(view.screen) ? .satisfied(view.screen) : .onNextWakeUp(seen: view.publication)
+        case .output(let pattern):
+            let view = view
+            guard view.exitStatus == nil,
+                  pattern.firstMatch(in: view.printedText, after: effectiveCursor(view.outputCursor)) == nil else { return .now }
+            return .onNextWakeUp(seen: view.publication)
+        case .stable, .exit:
+            return .now
         }
     }
 
@@ -107,12 +146,13 @@ extension SessionCore {
             case matched(OutputMatch)
             case inserted(current: (generation: UInt64, screen: ScreenSnapshot)?, checked: CheckedScreen?)
         }
-        let admission = state.withLock { state -> Admission in
+        let admission = state.withValue { state -> Admission in
             if let status = state.exitStatus {
                 let finalScreen = state.snapshot()
                 let outcome = outcomeAfterExit(
                     &state, waitCondition, description: registration.description, status: status, finalScreen: finalScreen)
-                return .ended(outcome, finalScreen: finalScreen, status: status, output: state.outputTail)
+                publish(&state)
+                return .ended(outcome, finalScreen: finalScreen, status: status, output: outputTail(state))
             }
             var pending = PendingWait(condition: waitCondition)
             var current: (generation: UInt64, screen: ScreenSnapshot)?
@@ -128,8 +168,9 @@ extension SessionCore {
             case .exit:
                 break
             case .output(let pattern):
-                if let match = pattern.firstMatch(in: state.terminal.printedText, after: state.outputCursor) {
+                if let match = pattern.firstMatch(in: state.terminal.printedText, after: effectiveCursor(state.outputCursor)) {
                     state.outputCursor = match.range.upperBound
+                    publish(&state)
                     return .matched(match)
                 }
             }
@@ -139,7 +180,7 @@ extension SessionCore {
         switch admission {
         case .ended(let outcome, let finalScreen, let status, let output):
             if case .screen(let predicate) = waitCondition {
-                // The caller's predicate runs outside the lock.
+                // The caller's predicate runs outside the access to the state.
                 registration.resume(with: predicate(finalScreen) ? .success(.screen(finalScreen)) : .failure(
                     TerminalSessionError.exitedWhileWaiting(
                         waitingFor: registration.description, status: status, screen: finalScreen.framed(), output: output)))
@@ -161,7 +202,7 @@ extension SessionCore {
 
     /// What a wait registered after the program ended gets: its outcome if the final output
     /// holds it, else `exitedWhileWaiting`; nil for a screen wait, whose predicate the caller
-    /// runs outside the lock.
+    /// runs outside the access to the state.
     private func outcomeAfterExit(
         _ state: inout State, _ waitCondition: WaitCondition, description: String, status: ExitStatus,
         finalScreen: ScreenSnapshot
@@ -174,14 +215,17 @@ extension SessionCore {
         case .screen:
             return nil
         case .output(let pattern):
-            if let match = pattern.firstMatch(in: state.terminal.printedText, after: state.outputCursor) {
+            if let match = pattern.firstMatch(in: state.terminal.printedText, after: effectiveCursor(state.outputCursor)) {
                 state.outputCursor = match.range.upperBound
                 return .success(.output(match))
             }
             return .failure(TerminalSessionError.exitedWhileWaiting(
-                waitingFor: description, status: status, screen: finalScreen.framed(), output: state.outputTail))
+                waitingFor: description, status: status, screen: finalScreen.framed(), output: outputTail(state)))
         }
     }
+
+    /// The printed text after the output cursor, for failure messages (on the loop).
+    func outputTail(_ state: State) -> String { state.terminal.printedText.tail(after: effectiveCursor(state.outputCursor)) }
 
     // MARK: - Satisfying waits
 
@@ -200,7 +244,7 @@ extension SessionCore {
         return (state.screenGeneration, state.snapshot(), predicates)
     }
 
-    /// Runs predicates outside the lock (they are the caller's code) and resolves the satisfied;
+    /// Runs predicates outside the access to the state (they are the caller's code) and resolves the satisfied;
     /// the others keep the screen as the last one they checked.
     func evaluate(_ checks: ScreenChecks?) {
         guard let (generation, screen, predicates) = checks else { return }
@@ -214,10 +258,10 @@ extension SessionCore {
     }
 
     /// Matches the pending output waits, oldest first, each after the cursor the previous one
-    /// left, and removes the satisfied ones: the caller resumes them after unlocking.
+    /// left, and removes the satisfied ones: the caller resumes them afterwards.
     func matchOutputWaiters(_ state: inout State) -> [(waiter: Waiter, outcome: OutputMatch)] {
         let printed = state.terminal.printedText
-        var cursor = state.outputCursor
+        var cursor = effectiveCursor(state.outputCursor)
         defer { state.outputCursor = cursor }
         return waiters.removeSatisfied { waiter -> OutputMatch? in
             guard case .output(let pattern) = waiter.condition.condition,
@@ -230,7 +274,7 @@ extension SessionCore {
     /// A stability wait's timer fired (on the loop): the wait is satisfied if nothing was
     /// written for its quiet period, else the timer is armed for the end of the new one.
     private func stableTimerFired(_ id: UInt64) {
-        let outcome = state.withLock { state -> (Waiter, ScreenSnapshot)? in
+        let outcome = state.withValue { state -> (Waiter, ScreenSnapshot)? in
             guard let wait = waiters.condition(of: id), case .stable(let quiet, let registered) = wait.condition else {
                 return nil
             }
@@ -253,7 +297,7 @@ extension SessionCore {
 
     /// The program exited and its output was read: removes the waits the final screen and
     /// output decide, and returns what resumes them (and checks the screen waits' predicates),
-    /// to run after unlocking.
+    /// to run afterwards.
     func endingWaits(_ state: inout State, exit status: ExitStatus) -> () -> Void {
         let finalScreen = state.snapshot()
         var resolutions: [(Waiter, Result<WaitOutcome, any Error>)] = []
@@ -273,7 +317,8 @@ extension SessionCore {
         for (waiter, match) in matchOutputWaiters(&state) {
             resolutions.append((waiter, .success(.output(match))))
         }
-        let unmatchedOutput = state.outputTail
+        publish(&state)
+        let unmatchedOutput = outputTail(state)
         let unmatched = waiters.removeAll { if case .output = $0.condition.condition { true } else { false } }
         for waiter in unmatched {
             resolutions.append((waiter, .failure(TerminalSessionError.exitedWhileWaiting(
@@ -285,7 +330,7 @@ extension SessionCore {
                 if predicate(finalScreen) {
                     waiters.remove(id)?.resume(returning: .screen(finalScreen))
                 } else if let waiter = waiters.remove(id) {
-                    let output = self.state.withLock { $0.outputTail }
+                    let output = self.state.withValue { self.outputTail($0) }
                     waiter.resume(throwing: TerminalSessionError.exitedWhileWaiting(
                         waitingFor: waiter.description, status: status, screen: finalScreen.framed(), output: output))
                 }
@@ -298,11 +343,12 @@ extension SessionCore {
     /// deadline), the output after the stream cursor and the last bytes received.
     func timeoutError(for waiter: Waiter) -> TerminalSessionError {
         let checked = waiter.condition.checked?.screen
-        return state.withLock { state in
+        let lastBytes = channel.withLock { $0.tail.last(456) }
+        return state.withValue { state in
             .timeout(
                 waitingFor: waiter.description, after: waiter.timeout ?? .zero,
-                screen: (checked ?? state.snapshot()).framed(), lastBytes: PrintableBytes.escape(PrintableBytes.lastAtBoundary(state.tail.last(456), limit: 200)),
-                output: state.outputTail)
+                screen: (checked ?? state.snapshot()).framed(), lastBytes: PrintableBytes.escape(PrintableBytes.lastAtBoundary(lastBytes, limit: 200)),
+                output: outputTail(state))
         }
     }
 }
