@@ -49,6 +49,15 @@ package final class EventLoop: Sendable {
     let backstop: Int32
     /// How long a job queued without waking the loop waits at most for an event to wake it.
     package static let backstopDelay: Duration = .milliseconds(1)
+    /// Whether ``executeOnNextWakeUp(_:wakeNow:)`` defers its wake-up; off, it wakes the loop
+    /// at once as ``execute(_:)`` does. Off by default: on the 2-core machine of
+    /// docs/PERFORMANCE.md ("Keystroke to screen"), a wait admitted at once (its wake-up
+    /// overlapping the echo's travel) resumed sooner than one admitted on the echo's wake-up;
+    /// `LatencyBenchmark` measures both in one run.
+    package let defersWakeUps = Atomic<Bool>(false)
+    /// How many times the loop returned from the poller (a wake-up: for descriptors, jobs or
+    /// timers), for benchmarks.
+    package let wakeUps = Atomic<UInt64>(0)
     /// Which thread runs the loop; what a wrong-thread access of loop-bound state does.
     let token: LoopToken
     /// The watched descriptors, the timers and the poller: the loop's own state.
@@ -102,7 +111,7 @@ package final class EventLoop: Sendable {
     /// missing (Darwin), the same as ``execute(_:)``.
     package func executeOnNextWakeUp(_ job: @escaping @Sendable () -> Void, wakeNow: () -> Bool) {
         guard inbox.pushQuietly(job) else { return }
-        if backstop < 0 || wakeNow() {
+        if backstop < 0 || !defersWakeUps.load(ordering: .relaxed) || wakeNow() {
             if inbox.claimWakeUp() { Posix.wake(wakeUpWrite) }
         } else if harness_backstop_arm(backstop, Int64(Self.backstopDelay.clampedNanoseconds)) != 0 {
             if inbox.claimWakeUp() { Posix.wake(wakeUpWrite) }
@@ -177,6 +186,7 @@ package final class EventLoop: Sendable {
             let timeout = inbox.beginWaiting() ? owned.value.timeoutMilliseconds() : 0
             let count = owned.value.poller.wait(tokens: &tokens, events: &events, timeoutMilliseconds: timeout)
             inbox.endWaiting()
+            if timeout != 0 { wakeUps.wrappingAdd(1, ordering: .relaxed) }
             for index in 0..<count {
                 let token = tokens[index]
                 if token == Poller.wakeUpToken {

@@ -18,6 +18,9 @@ extension SessionCore {
 
     // MARK: - Reading and writing
 
+    /// A read shorter than this is taken to have emptied the pty.
+    static let smallChunk = 1024
+
     /// The loop's handler of the master.
     func masterEvents(_ events: Posix.PollEvents) {
         if events.containsAny(of: .readableOrFailed), readAvailable(maximumReads: 16) { return masterEnded() }
@@ -38,6 +41,10 @@ extension SessionCore {
                 guard let count else { return false }  // EAGAIN: nothing more for now
                 if count == 0 { return true }
                 handleOutput(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                // A small chunk (an echo, a prompt) was all there was: no read to learn that
+                // the pty is empty (the watch is level-triggered: anything left is reported
+                // again). Bulk output comes in chunks of the pty's 4 KiB and is read on.
+                if count < Self.smallChunk { return false }
             }
             return false
         }

@@ -144,7 +144,11 @@ extension SessionCore {
         enum Admission {
             case ended(Result<WaitOutcome, any Error>?, finalScreen: ScreenSnapshot, status: ExitStatus, output: String)
             case matched(OutputMatch)
-            case inserted(current: (generation: UInt64, screen: ScreenSnapshot)?, checked: CheckedScreen?)
+            /// A screen wait: its predicate is checked against the current screen first, and
+            /// the wait inserted only when it does not hold (nothing changes the screen
+            /// meanwhile: this runs on the loop).
+            case check(generation: UInt64, screen: ScreenSnapshot)
+            case inserted
         }
         let admission = state.withValue { state -> Admission in
             if let status = state.exitStatus {
@@ -155,11 +159,9 @@ extension SessionCore {
                 return .ended(outcome, finalScreen: finalScreen, status: status, output: outputTail(state))
             }
             var pending = PendingWait(condition: waitCondition)
-            var current: (generation: UInt64, screen: ScreenSnapshot)?
             switch waitCondition {
             case .screen:
-                current = (state.screenGeneration, state.snapshot())
-                pending.checked = CheckedScreen()
+                return .check(generation: state.screenGeneration, screen: state.snapshot())
             case .stable(let quiet, let registered):
                 let id = registration.id
                 let stableTimer = StableTimer()
@@ -175,7 +177,7 @@ extension SessionCore {
                 }
             }
             waiters.insert(registration, pending)
-            return .inserted(current: current, checked: pending.checked)
+            return .inserted
         }
         switch admission {
         case .ended(let outcome, let finalScreen, let status, let output):
@@ -189,14 +191,17 @@ extension SessionCore {
             }
         case .matched(let match):
             registration.resume(returning: .output(match))
-        case .inserted(let current, let checked):
-            if case .screen(let predicate) = waitCondition, let current {
-                if predicate(current.screen) {
-                    waiters.remove(registration.id)?.resume(returning: .screen(current.screen))
-                } else {
-                    checked?.record(current.screen, generation: current.generation)
-                }
+        case .check(let generation, let screen):
+            guard case .screen(let predicate) = waitCondition else { return }
+            if predicate(screen) {
+                registration.resume(returning: .screen(screen))
+            } else {
+                let checked = CheckedScreen()
+                checked.record(screen, generation: generation)
+                waiters.insert(registration, PendingWait(condition: waitCondition, checked: checked))
             }
+        case .inserted:
+            break
         }
     }
 
