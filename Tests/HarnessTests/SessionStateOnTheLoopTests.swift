@@ -9,21 +9,23 @@ import HarnessSystem
 
 @Suite struct SessionStateOnTheLoopTests {
     @Test func theSessionsStateTouchedOffTheLoopStopsTheProcess() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        Self.expectStoppedOffTheLoop(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let session = try? TerminalSession.launch(.init(executable: "cat", environment: testEnvironment))
             guard let session else { return }  // exits 0: the expectation fails
             _ = session.core.state.value.size
-        }
-        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("touched off its thread"), "\(message)")
+        })
     }
 
     @Test func aPipedSessionsStateTouchedOffTheLoopStopsTheProcess() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        Self.expectStoppedOffTheLoop(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let session = try? PipedSession.launch(.init(executable: "cat", environment: testEnvironment))
-            guard let session else { return }  // exits 0: the expectation fails
+            guard let session else { return }
             _ = session.core.state.value.isReleased
-        }
+        })
+    }
+
+    /// The process stopped, saying why: loop-bound state touched off the loop.
+    static func expectStoppedOffTheLoop(_ result: ExitTest.Result?) {
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("touched off its thread"), "\(message)")
     }
