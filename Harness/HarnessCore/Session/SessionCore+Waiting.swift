@@ -1,6 +1,7 @@
 import Foundation
 import TerminalEmulator
 import HarnessSystem
+import Synchronization
 
 /// The session's waits: what satisfies each kind (a screen, a quiet period, the exit, output
 /// after the stream cursor) and what each is told when the program ends or time runs out.
@@ -121,6 +122,8 @@ extension SessionCore {
             guard view.exitStatus == nil else { return .now }
             return predicate(view.screen) ? .satisfied(view.screen) : .onNextWakeUp(seen: view.publication)
         case .output(let pattern):
+            // Only worth matching twice when the admission may wait for the loop's next wake-up.
+            guard EventLoop.shared.defersWakeUps.load(ordering: .relaxed) else { return .now }
             let view = view
             guard view.exitStatus == nil,
                   pattern.firstMatch(in: view.printedText, after: effectiveCursor(view.outputCursor)) == nil else { return .now }
