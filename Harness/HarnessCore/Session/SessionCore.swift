@@ -338,42 +338,39 @@ final class SessionCore: Sendable {
                                 pixelWidth: size.cols * cell.width, pixelHeight: size.rows * cell.height)
     }
 
-    /// Resizes the pty now, from the caller (input sent after this finds the program at the
-    /// new size), then the screen model on the loop, in order with the output it reads, and
-    /// awaits that: the screen, the size and the waits show the new size on return.
+    /// Resizes the pty and the screen model on the loop, one after the other (the program's
+    /// redraw for the new size is read after the model was resized), and awaits it: the screen,
+    /// the size and the waits show the new size on return, and input sent next finds the
+    /// program at that size.
     func resize(_ newSize: TerminalSize) async throws(TerminalSessionError) {
-        try resizeTerminal(newSize)
-        await EventLoop.shared.submit { [self] in applyResize(newSize) }
+        try Self.checkSize(newSize)
+        try await EventLoop.shared.submit { [self] in applyResize(newSize) }.get()
     }
 
-    /// ``resize(_:)`` without awaiting the screen model (for a caller that cannot await): the
-    /// loop resizes it next, before the waits that follow; the screen shows it once it has.
+    /// ``resize(_:)`` without awaiting it (for a caller that cannot await): the loop resizes
+    /// next, before the waits that follow begin; the screen shows it once it has.
     func startResizing(_ newSize: TerminalSize) throws(TerminalSessionError) {
-        try resizeTerminal(newSize)
-        EventLoop.shared.execute { [self] in applyResize(newSize) }
+        try Self.checkSize(newSize)
+        guard !channel.withLock({ $0.isClosed }) else { throw .sessionTerminated }
+        EventLoop.shared.execute { [self] in _ = applyResize(newSize) }
     }
 
-    /// Tells the pty the new size (checked against its closing, as input is).
-    private func resizeTerminal(_ newSize: TerminalSize) throws(TerminalSessionError) {
+    private static func checkSize(_ newSize: TerminalSize) throws(TerminalSessionError) {
         guard newSize.cols >= 1, newSize.rows >= 1, newSize.cols <= Int(UInt16.max), newSize.rows <= Int(UInt16.max) else {
             throw .invalidConfiguration("terminal size \(newSize) is out of range")
         }
-        let failure = channel.withLock { channel -> TerminalSessionError? in
-            guard !channel.isClosed else { return .sessionTerminated }
+    }
+
+    /// On the loop: the pty's size, the screen model, the recording, the view, then the
+    /// screen waits.
+    private func applyResize(_ newSize: TerminalSize) -> Result<Void, TerminalSessionError> {
+        let outcome = state.withValue { state -> Result<ScreenChecks?, TerminalSessionError> in
+            guard !state.isClosed else { return .failure(.sessionTerminated) }
             do throws(SystemError) {
                 try Self.setWindowSize(master, newSize)
             } catch {
-                return .ioFailed(error)
+                return .failure(.ioFailed(error))
             }
-            return nil
-        }
-        if let failure { throw failure }
-    }
-
-    /// On the loop: the screen model, the recording, the view, then the screen waits.
-    private func applyResize(_ newSize: TerminalSize) {
-        let checks = state.withValue { state -> ScreenChecks? in
-            guard !state.isClosed else { return nil }
             release(&state, because: "by a resize")
             state.terminal.resize(cols: newSize.cols, rows: newSize.rows)
             state.screenGeneration += 1
@@ -381,9 +378,15 @@ final class SessionCore: Sendable {
             channel.withLock { $0.record(.init(
                 time: Self.seconds(since: launchUptime), kind: .resize, bytes: Array("\(newSize.cols)x\(newSize.rows)".utf8))) }
             publish(&state)
-            return screenChecks(&state, waiters.conditions())
+            return .success(screenChecks(&state, waiters.conditions()))
         }
-        evaluate(checks)
+        switch outcome {
+        case .success(let checks):
+            evaluate(checks)
+            return .success(())
+        case .failure(let error):
+            return .failure(error)
+        }
     }
 
     // MARK: - Terminate

@@ -47,15 +47,16 @@ extension TerminalDriving {
 
     /// Sets the window size (`TIOCSWINSZ`; the kernel sends SIGWINCH to the foreground process
     /// group) and resizes the screen model, on the harness's event loop, in order with the
-    /// output it reads; returns when it is done (``screen`` and ``size`` show the new size).
+    /// output it reads; returns when it is done (``screen`` and ``size`` show the new size, and
+    /// input sent next finds the program at that size).
     public func resize(cols: Int, rows: Int, fileID: StaticString = #fileID, line: UInt = #line) async throws {
         try await core.resize(TerminalSize(cols: cols, rows: rows))
         journalInput("resize \(cols)x\(rows)", fileID: fileID, line: line)
     }
 
     /// ``resize(cols:rows:fileID:line:)`` for a caller that cannot await: the event loop
-    /// resizes next, and the following waits see the new screen (``screen`` shows it once the
-    /// loop has resized).
+    /// resizes next, and the following waits see the new screen (``screen`` shows it, and the
+    /// program has the size, once the loop has resized).
     public func resize(cols: Int, rows: Int, fileID: StaticString = #fileID, line: UInt = #line) throws {
         try core.startResizing(TerminalSize(cols: cols, rows: rows))
         journalInput("resize \(cols)x\(rows)", fileID: fileID, line: line)
