@@ -45,12 +45,19 @@ status=$?
 
 problems=()
 problem() { problems+=("$1"); }
+# The screen (text, SVG, PNG) and the recording a failed test attached.
+check_attached() {  # TEST
+    local file
+    for file in screen.txt screen.svg screen.png recording.cast; do
+        [[ -s "$work/attachments/DeliberateFailureTests.$1.$file" ]] \
+            || problem "--attachments-path holds no DeliberateFailureTests.$1.$file"
+    done
+}
 
 [[ $status -ne 0 ]] || problem "the deliberately failing tests passed (swift test exited 0)"
 for test in aFailedExpectationInsideWith aStoppedStep aFailedStep; do
+    check_attached "$test"
     for file in screen.txt screen.svg screen.png recording.cast; do
-        [[ -s "$work/attachments/DeliberateFailureTests.$test.$file" ]] \
-            || problem "--attachments-path holds no DeliberateFailureTests.$test.$file"
         [[ -s "$work/artifacts/DeliberateFailureTests/$test/$file" ]] \
             || problem "HARNESS_ARTIFACTS holds no DeliberateFailureTests/$test/$file"
     done
@@ -94,12 +101,8 @@ for test in aFailedWait aFailedSessionWait aFailedPipedWait aFailedBareWait; do
     ! grep -q "Test $test() recorded an issue.*Caught error" "$work/output" \
         || problem "$test(): the failed wait is reported as a caught error"
 done
-for file in screen.txt screen.svg screen.png recording.cast; do
-    [[ -s "$work/attachments/DeliberateFailureTests.aFailedSessionWait.$file" ]] \
-        || problem "--attachments-path holds no DeliberateFailureTests.aFailedSessionWait.$file"
-    [[ -s "$work/attachments/DeliberateFailureTests.aFailedWait.$file" ]] \
-        || problem "--attachments-path holds no DeliberateFailureTests.aFailedWait.$file"
-done
+check_attached aFailedSessionWait
+check_attached aFailedWait
 grep -q 'deliberate screen' "$work/attachments/DeliberateFailureTests.aFailedSessionWait.screen.txt" 2>/dev/null \
     || problem "the attached screen of aFailedSessionWait does not show the program's line"
 # (What the piped program wrote may not be read yet when its 1 ms wait fails: the files must

@@ -48,7 +48,7 @@ public struct AppStep: Sendable {
     }
 
     /// The engine's steps: the action, then each expectation, all at this step's line.
-    public var engineSteps: [EngineStep] {
+    package var engineSteps: [EngineStep] {
         let position = SourcePosition(file: "\(location.filePath)", line: Int(location.line), column: Int(location.column))
         var steps: [EngineStep] = []
         if let action { steps.append(EngineStep(action.body, text: action.description, position: position)) }
@@ -62,7 +62,7 @@ public struct AppStep: Sendable {
 /// Something a step does to the app: the flow language's actions, spelled in Swift.
 public struct AppAction: Sendable, CustomStringConvertible {
     /// The engine's step.
-    public let body: EngineStep.Body
+    package let body: EngineStep.Body
     /// The action as messages show it (the flow line it stands for).
     public let description: String
 
@@ -119,7 +119,7 @@ public struct AppAction: Sendable, CustomStringConvertible {
 /// Each waits, event driven, up to the launch's default timeout unless it says `within`.
 public struct AppExpectation: Sendable, CustomStringConvertible {
     /// The engine's step.
-    public let body: EngineStep.Body
+    package let body: EngineStep.Body
     /// The expectation as messages show it (the flow line it stands for).
     public let description: String
 
@@ -289,7 +289,7 @@ public struct AppExpectation: Sendable, CustomStringConvertible {
 
 /// Thrown by ``TerminalApp/run(_:stubServer:filePath:function:)-(AppStep...)`` after a step
 /// failed; the failure itself was reported at the step's own line.
-public struct AppStepsFailed: Error, CustomStringConvertible {
+package struct AppStepsFailed: Error, CustomStringConvertible {
     /// The failed step's 1-based position.
     public var step: Int
     /// Where the step was written.

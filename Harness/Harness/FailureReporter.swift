@@ -121,7 +121,7 @@ public enum FailureReporter {
 
     /// Runs `body` with failures sent to `handler` instead of the test framework (for tests of
     /// assertion helpers themselves).
-    public static func withFailureHandler<T>(
+    package static func withFailureHandler<T>(
         _ handler: @escaping @Sendable (String, SourceCodeLocation) -> Void,
         operation body: () throws -> T
     ) rethrows -> T {
@@ -129,7 +129,7 @@ public enum FailureReporter {
     }
 
     /// The asynchronous form of ``withFailureHandler(_:operation:)``.
-    public static func withFailureHandler<T>(
+    package static func withFailureHandler<T>(
         _ handler: @escaping @Sendable (String, SourceCodeLocation) -> Void,
         isolation: isolated (any Actor)? = #isolation,
         operation body: () async throws -> T

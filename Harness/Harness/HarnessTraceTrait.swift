@@ -27,7 +27,7 @@ public struct HarnessTraceTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         do {
             // The trait reports the failed waits in its scope, below.
-            try await HarnessTrace.$folder.withValue(folder) {
+            try await TraceSwitch.$traitFolder.withValue(folder) {
                 try await CallSiteFailures.$areReportedAbove.withValue(true) { try await function() }
             }
         } catch {
@@ -42,11 +42,8 @@ extension Trait where Self == HarnessTraceTrait {
     public static func harnessTrace(_ folder: String) -> HarnessTraceTrait { HarnessTraceTrait(folder: folder) }
 }
 
-/// Where the running test's steps leave their trace: the ``HarnessTraceTrait``'s folder, else
-/// `HARNESS_ARTIFACTS`, else nowhere.
+/// The trace of the running test's apps and sessions, written where ``TraceSwitch`` says.
 package enum HarnessTrace {
-    @TaskLocal static var folder: String?
-
     /// One traced app or session of a test: its name in reports, its file, where its timeline
     /// goes and since when. Nil when the test is not traced.
     struct Scope: Sendable {
@@ -56,14 +53,11 @@ package enum HarnessTrace {
         let startDate = Date()
 
         init?(filePath: String, function: String) {
-            guard let folder = HarnessTrace.current else { return nil }
+            guard let folder = TraceSwitch.folder else { return nil }
             self.name = AppStepRunner.reportName(SnapshotPlace(filePath: filePath, function: function))
             self.filePath = filePath
             self.folder = folder
         }
-
-        /// What a failed close says in the timeline.
-        static let closedAsFailed = "the app was closed as failed (close(failed: true))"
 
         func write(_ app: TerminalApp, failure: String?) {
             SessionTraceReport.write(name: name, filePath: filePath, app: app, startDate: startDate, failure: failure, folder: folder)
@@ -77,10 +71,5 @@ package enum HarnessTrace {
             SessionTraceReport.write(name: name, filePath: filePath, session: session, startDate: startDate, failure: failure,
                                      folder: folder)
         }
-    }
-
-    package static var current: String? {
-        if let folder { return folder }
-        return ProcessInfo.processInfo.environment["HARNESS_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
     }
 }

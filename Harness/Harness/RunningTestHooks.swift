@@ -35,8 +35,18 @@ struct RunningTestHooks: TestFrameworkHooks {
         self.traceScope = HarnessTrace.Scope(filePath: filePath, function: function)
     }
 
+    var isTraced: Bool { traceScope != nil }
+
     /// Writes the trace of the whole `with` when the test is traced.
     func finished(_ app: TerminalApp, failure: String?) {
+        traceScope?.write(app, failure: failure)
+    }
+
+    func finished(_ session: TerminalSession, failure: String?) {
+        traceScope?.write(session, failure: failure)
+    }
+
+    func finished(_ app: PipedApp, failure: String?) {
         traceScope?.write(app, failure: failure)
     }
 

@@ -79,7 +79,7 @@ package enum AppStepRunner {
         // With HARNESS_ARTIFACTS or the .harnessTrace trait, the run leaves the flow runner's trace and artifacts there, for
         // `harness merge-reports`; the test shows as `<TestFile>/<test>()`.
         var options = FlowExecutor.Options()
-        options.artifactsDirectory = HarnessTrace.current
+        options.artifactsDirectory = TraceSwitch.folder
         // On an app of a traced test, the steps join its timeline (the session's journal)
         // instead of leaving a report of their own.
         let sessionJournal = app?.session.journal ?? pipedApp?.session.journal

@@ -58,7 +58,7 @@ public enum FlowCases {
         if environment["HARNESS_PRODUCTS_DIR"]?.isEmpty ?? true {
             environment["HARNESS_PRODUCTS_DIR"] = BuildProducts.directory.path
         }
-        let artifacts = HarnessTrace.current
+        let artifacts = TraceSwitch.folder
         let traces = artifacts.map { _ in FlowTraceCollector(mode: .on) }
         let options = FlowExecutor.Options(defaultTimeout: timeout, artifactsDirectory: artifacts, environment: environment, traces: traces,
                                            stubServers: FlowStubServers.start)

@@ -74,6 +74,10 @@ public final class HarnessHost: Sendable {
     /// Reads the harness launch options (argv or environment) and, when they name a bridge,
     /// connects it.
     ///
+    /// Call it before the app writes anything to its terminal: the harness takes output from an
+    /// app that has not connected as proof that it has no host, and fails its launch at once
+    /// (docs/PROTOCOL.md, section 5). The connection is made before this returns.
+    ///
     /// - Parameters:
     ///   - arguments: the whole argv (program path first).
     ///   - environment: where the token (`HARNESS_BRIDGE_TOKEN`) and the environment

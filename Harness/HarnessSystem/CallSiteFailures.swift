@@ -60,6 +60,16 @@ package enum CallSiteFailures {
     }
 }
 
+extension CallSiteFailures {
+    /// Throws `error`, recorded at its line by the glue first when it knows its line and a test
+    /// runs (then the error the test framework does not record again is thrown instead): how a
+    /// scope (`TerminalApp.with`, `TerminalSession.withSession`) ends with a failure.
+    package static func rethrowAtItsLine(_ error: any Error) async throws -> Never {
+        guard let recorder, let located = error as? any SourceLocatedError, located.failureSite != nil else { throw error }
+        throw await recorder.recorded(located) ?? error
+    }
+}
+
 /// What the test framework glue does with a failure that escapes a call a test wrote
 /// (``CallSiteFailures``).
 package protocol CallSiteFailureRecording {

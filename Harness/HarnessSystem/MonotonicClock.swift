@@ -12,13 +12,11 @@ import Darwin
 package enum MonotonicClock {
     /// The current reading in nanoseconds.
     package static func nanoseconds() -> UInt64 {
-        var time = timespec()
         #if canImport(Darwin)
-        clock_gettime(CLOCK_UPTIME_RAW, &time)
+        return Posix.nanoseconds(of: CLOCK_UPTIME_RAW)
         #else
-        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Posix.nanoseconds(of: CLOCK_MONOTONIC)
         #endif
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// The reading `duration` from now, saturating instead of overflowing.

@@ -89,6 +89,32 @@ extension Posix {
                           type: FileType(mode: UInt32(info.st_mode)))
     }
 
+    /// Which version of a file a path leads to: its identity, size, and the times of its last
+    /// change of content and of status, to the nanosecond. Two reads that give the same version
+    /// saw the same file (a file replaced by a rename has another identity; one rewritten in
+    /// place, another modification time).
+    package struct FileVersion: Sendable, Hashable {
+        let identity: FileIdentity
+        let size: Int64
+        let modified: [Int64]
+        let changed: [Int64]
+    }
+
+    /// The version of the file `path` leads to (symbolic links followed), or nil when there is none.
+    package static func fileVersion(ofPath path: String) -> FileVersion? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if os(Linux)
+        let (modified, changed) = (info.st_mtim, info.st_ctim)
+        #else
+        let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
+        #endif
+        return FileVersion(identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
+                           size: Int64(info.st_size),
+                           modified: [Int64(modified.tv_sec), Int64(modified.tv_nsec)],
+                           changed: [Int64(changed.tv_sec), Int64(changed.tv_nsec)])
+    }
+
     /// One entry of a folder as ``directoryEntries(_:)`` lists it.
     package struct DirectoryEntry: Sendable, Hashable {
         /// The name's bytes, as the file system holds them (not necessarily UTF-8).

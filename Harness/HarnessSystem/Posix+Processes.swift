@@ -278,25 +278,41 @@ extension Posix {
     /// The processes of a process group that are not zombies, from `/proc` (Linux; empty elsewhere).
     /// With `startedBy` (``bootClockTicks()``), only those that started no later than that.
     package static func livingMembers(ofProcessGroup group: Int32, startedBy: UInt64? = nil) -> [Int32] {
+        processes { pid, fields in
+            guard fields.count > 3, let state = fields[0].first, state != UInt8(ascii: "Z"), state != UInt8(ascii: "X"),
+                  let pgrp = Int32(String(decoding: fields[2], as: UTF8.self)), pgrp == group else { return false }
+            // The start time is the 22nd field, the 20th after "(comm)".
+            guard let startedBy else { return true }
+            guard fields.count > 19, let started = UInt64(String(decoding: fields[19], as: UTF8.self)) else { return false }
+            return started <= startedBy
+        }
+    }
+
+    /// The processes of session `session` (the program's, which it leads) that are running or
+    /// runnable (`R`) or in an uninterruptible wait, disk I/O most often (`D`), from `/proc`
+    /// (Linux; empty elsewhere): those that may still write without anything else happening.
+    /// The others sleep until input, a timer, a signal or an answer wakes them.
+    package static func busyMembers(ofSession session: Int32) -> [Int32] {
+        processes { _, fields in
+            guard fields.count > 3, let state = fields[0].first, state == UInt8(ascii: "R") || state == UInt8(ascii: "D") else { return false }
+            return Int32(String(decoding: fields[3], as: UTF8.self)) == session
+        }
+    }
+
+    /// The processes whose `/proc/PID/stat` fields after "(comm)" (state, ppid, pgrp, session,
+    /// ...) `include` keeps; empty where there is no `/proc`.
+    private static func processes(where include: (Int32, [ArraySlice<UInt8>]) -> Bool) -> [Int32] {
         guard let directory = opendir("/proc") else { return [] }
         defer { closedir(directory) }
-        var members: [Int32] = []
+        var found: [Int32] = []
         while let entry = readdir(directory) {
             let name = entryName(entry)
             guard let pid = Int32(name), let stat = readSmallFile("/proc/\(name)/stat") else { continue }
-            // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+            // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses.
             guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
-            let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
-            guard fields.count > 3, let state = fields[0].first, state != UInt8(ascii: "Z"), state != UInt8(ascii: "X"),
-                  let pgrp = Int32(String(decoding: fields[2], as: UTF8.self)), pgrp == group else { continue }
-            // The start time is the 22nd field, the 20th after "(comm)".
-            if let startedBy {
-                guard fields.count > 19, let started = UInt64(String(decoding: fields[19], as: UTF8.self)),
-                      started <= startedBy else { continue }
-            }
-            members.append(pid)
+            if include(pid, stat[(close + 1)...].split(separator: UInt8(ascii: " "))) { found.append(pid) }
         }
-        return members
+        return found
     }
 
     private static func readSmallFile(_ path: String) -> [UInt8]? {

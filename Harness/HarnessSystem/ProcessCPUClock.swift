@@ -10,8 +10,6 @@ import Darwin
 package enum ProcessCPUClock {
     /// The current reading in nanoseconds.
     package static func nanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        Posix.nanoseconds(of: CLOCK_PROCESS_CPUTIME_ID)
     }
 }

@@ -25,7 +25,7 @@ public enum TerminalTheme: String, Sendable, Hashable, CaseIterable, CustomStrin
 
     /// The `COLORFGBG` value that says the same (foreground;background as basic colour
     /// numbers): `15;0` dark, `0;15` light.
-    public var colorFGBG: String {
+    package var colorFGBG: String {
         switch self {
         case .dark: "15;0"
         case .light: "0;15"

@@ -147,6 +147,16 @@ public final class StubServer: Sendable {
         driver.gauge.wait(timeout: timeout) { $0 == count }
     }
 
+    /// How many requests were received and are not answered in full yet: a delayed answer
+    /// counts until its last byte is sent, a hang does not (nothing will answer it).
+    public var pendingAnswerCount: Int { driver.pendingAnswers.value }
+
+    /// Returns once no answer is pending (``pendingAnswerCount`` is 0; at once when it is), or
+    /// when the task is cancelled. Event driven: the server's loop wakes it.
+    public func waitUntilNoPendingAnswer() async {
+        await driver.pendingAnswers.waitUntilNone()
+    }
+
     /// Whether `stop()` was called.
     public var isStopped: Bool { stopFlag.withLock { $0 } }
 

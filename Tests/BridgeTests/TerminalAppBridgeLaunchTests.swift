@@ -13,16 +13,20 @@ import TestSupport
         return launch
     }
 
-    @Test func anAppThatNeverConnectsFailsWithItsScreenAndPassesNoTokenInArguments() async throws {
+    /// The fixture prints its arguments without connecting: that output proves it has no host
+    /// (a host connects before the first output), so the launch fails then, with the screen,
+    /// not after the wait for ready (an hour here: a test that ends did not wait for it).
+    @Test func anAppThatWritesWithoutConnectingFailsAtOnceWithItsScreenAndPassesNoTokenInArguments() async throws {
         var launch = try Self.fixture()
         launch.environment["BRIDGE_FIXTURE_NO_HOST"] = "1"
-        // Fails by waiting; long enough that the fixture has printed what the error must show.
-        launch.readyTimeout = .seconds(2)
+        launch.readyTimeout = .seconds(3600)
         await #expect {
             _ = try await TerminalApp.launch(launch)
         } throws: { error in
+            guard case BridgeError.noHost = error else { return false }
             let text = String(describing: error)
-            return text.contains("never connected") && text.contains("not connecting: --harness-storage ")
+            return text.contains("wrote to its terminal before connecting to the bridge")
+                && text.contains("not connecting: --harness-storage ")
                 && text.contains("--harness-bridge ") && text.contains("still running")
                 && !text.contains("HARNESS_BRIDGE_TOKEN")
                 && text.contains("launched with the launch protocol .bridge") && text.contains("`launch.launchProtocol = .none`")

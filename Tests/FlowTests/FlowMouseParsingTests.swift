@@ -4,7 +4,7 @@ import Harness
 @testable import HarnessSteps
 
 /// `click`, `double-click`, `drag` and `scroll`: what they parse to, how they print, and the
-/// errors of bad forms and bad places.
+/// errors of bad forms (`focus`'s too) and bad places.
 @Suite struct FlowMouseParsingTests {
     static let cases: [(String, FlowCommand)] = [
         (#"click "OK""#, .click(.text("OK"))),
@@ -55,6 +55,10 @@ import Harness
         ("drag 1,1 to", #"3:12: drag: missing "text" (quoted) or a 0-based cell ROW,COL such as 3,10"#),
         ("scroll", #"3:7: scroll: missing "up" or "down""#),
         ("scroll left at 1,1", #"3:8: unexpected "left" (expected "up" or "down")"#),
+        (#"scroll "up" at 1,1"#, #"3:8: unexpected "up" (expected "up" or "down")"#),
+        ("focus", #"3:6: focus: missing "in" or "out""#),
+        ("focus sideways", #"3:7: unexpected "sideways" (expected "in" or "out")"#),
+        (#"focus "in""#, #"3:7: unexpected "in" (expected "in" or "out")"#),
         ("scroll up", #"3:10: scroll: missing "at" and where to scroll, or a count"#),
         ("scroll up 0 at 1,1", #"3:11: invalid number "0" (expected a count of wheel notches 1...9999, or "at")"#),
         ("scroll up 3", #"3:12: scroll: missing "at""#),

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Harness
+import TerminalEmulator
 @testable import HarnessFlows
 @testable import HarnessSteps
 

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Harness
+import HarnessWire
 @testable import HarnessFlows
 @testable import HarnessSteps
 
@@ -58,6 +59,32 @@ import Harness
         #expect(failed.summary.contains(headline), "\(failed.message)")
     }
 
+    // MARK: - Programs without a host
+
+    /// A running program that links no host fails the flow's launch at its first output, not
+    /// after the wait for the bridge: the timeout is an hour (3600s), so a test that ends at all did
+    /// not wait for it, and the headline says the program wrote without connecting (not "within").
+    @Test(arguments: [
+        (program: "bc -q", needs: "bc"),  // bc writes its readline's bracketed-paste switch, then reads
+        (program: #"sh -c "echo hello; exec cat""#, needs: "sh"),
+    ])
+    func aRunningProgramWithoutAHostFailsTheBridgeLinesAtItsFirstOutput(program: String, needs: String) async throws {
+        guard isInstalled(needs) else { return }
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        let failed = try #require(failure(of: try await fixture.run("""
+            app \(program)
+            timeout 3600s
+            launch
+            call state
+            """)))
+        #expect(failed.position?.line == 3)
+        #expect(failed.summary.contains("`call` on line 4 needs the bridge, but ")
+                && failed.summary.contains(" wrote to its terminal and never connected to it"), "\(failed.message)")
+        #expect(failed.message.contains("need a program that links a harness host"), "\(failed.message)")
+        #expect(!failed.message.contains("within") && !failed.message.contains("launchProtocol"), "\(failed.message)")
+    }
+
     // MARK: - Python apps (Harness/hosts/python)
 
     @Test(.enabled(if: isInstalled("python3")), arguments: ["bridge.flow", "pipes.flow"])
@@ -83,8 +110,10 @@ import Harness
             call items
             """)))
         #expect(failed.position?.line == 3)
-        #expect(failed.summary.contains("exited with code 2 before its bridge was ready (`call` on line 4 needs the bridge)"),
-                "\(failed.message)")
+        // python3 writes its usage to the terminal before exiting: that first output ends the launch.
+        #expect(failed.summary.contains("`call` on line 4 needs the bridge, but ")
+                && failed.summary.contains("python3 wrote to its terminal and never connected to it"), "\(failed.message)")
+        #expect(failed.message.contains("unknown option --harness-"), "\(failed.message)")
         #expect(failed.message.contains("With `carrier arguments` the launch options are flags after the program path"), "\(failed.message)")
     }
 

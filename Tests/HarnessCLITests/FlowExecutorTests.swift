@@ -71,7 +71,7 @@ import Harness
             expect "done"
             """)))
         #expect(failed.position?.line == 5)
-        #expect(failed.summary == "expect \"done\": the screen never showed it within 300ms")
+        #expect(failed.summary == "expect \"done\": Timed out after 300 ms waiting for text \"done\".")
         #expect(failed.message.contains("Last bytes received: almost there"))
         #expect(failed.message.contains("┌"))
     }
@@ -85,7 +85,7 @@ import Harness
             launch
             expect "never"
             """)))
-        #expect(failed.summary == "expect \"never\": the program exited with code 2 and its last screen does not show it")
+        #expect(failed.summary == "expect \"never\": The program exited with code 2 while waiting for text \"never\".")
     }
 
     @Test func waitStableWaitsForQuiet() async throws {

@@ -20,8 +20,8 @@ import TestSupport
             timeout 100ms
             expect "alpha"
             """)))
-        #expect(failed.summary.contains("the screen never showed it within 100ms; the scrollback has it, printed before the last match or input"))
-        #expect(failed.summary.hasSuffix("scrolled-off line 1 of 39, 39 lines above the screen"))
+        #expect(failed.summary.contains("Timed out after 100 ms waiting for text \"alpha\"; the scrollback has it, printed before the last match or input"))
+        #expect(failed.summary.hasSuffix("scrolled-off line 1 of 39, 39 lines above the screen."))
 
         // The same wait in Swift's steps (the one engine) and a text nowhere at all: no such note.
         let nowhere = try #require(failure(of: try await fixture.run("""

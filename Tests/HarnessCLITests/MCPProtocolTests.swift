@@ -125,7 +125,7 @@ import Testing
         #expect(try result(4).member("structuredContent")?.member("text")?.text?.contains("ready") == true)
         // The wait's failure is the flow's: what it waited for, its limit, and the screen.
         #expect(try result(5).member("isError") == .bool(true))
-        #expect(try message(5).hasPrefix(#"expect "never shown" within 300ms: the screen never showed it within 300ms"#))
+        #expect(try message(5).hasPrefix(#"expect "never shown" within 300ms: Timed out after 300 ms waiting for text "never shown"."#))
         #expect(try message(5).contains("ready"))
         #expect(try result(5).member("structuredContent")?.member("text")?.text?.contains("ready") == true)
         #expect(try message(6).contains(#"unknown key "entr""#))

@@ -34,7 +34,7 @@ import Harness
         let outcome = try await fixture.run(Self.dialogFlow.replacingOccurrences(of: "CHOICE", with: target))
         let failed = try #require(failure(of: outcome))
         #expect(failed.position?.line == 8)
-        #expect(failed.message.hasPrefix(#"expect-output /bean\z/: the program exited with code 0 without printing it"#))
+        #expect(failed.message.hasPrefix(#"expect-output /bean\z/: The program exited with code 0 while waiting for output matching /bean\z/."#))
     }
 
     @Test func clickingAProgramWithoutMouseReportingFailsTheStep() async throws {

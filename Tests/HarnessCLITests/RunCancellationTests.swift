@@ -236,7 +236,7 @@ extension RunCancellationTests {
 // MARK: - Helpers
 
 /// Makes a FIFO for each name in `folder`.
-private func makeFIFOs(in folder: String, _ names: String...) throws {
+func makeFIFOs(in folder: String, _ names: String...) throws {
     for name in names {
         guard mkfifo(folder + "/" + name, 0o600) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder + "/" + name])
@@ -245,7 +245,7 @@ private func makeFIFOs(in folder: String, _ names: String...) throws {
 }
 
 /// The first line a program writes into the FIFO at `path` (read by `sh`, off the pool).
-private func readLine(fromFIFO path: String) async throws -> String {
+func readLine(fromFIFO path: String) async throws -> String {
     let output = try await runProgram("/bin/sh", ["-c", #"read line < "$1" && printf '%s' "$line""#, "sh", path])
     return output.stdout
 }
@@ -256,7 +256,7 @@ final class BackgroundHarness: Sendable {
     private struct Seen {
         var text = ""
         var ended = false
-        var waiters: [(String, CheckedContinuation<Void, Never>)] = []
+        var waiters: [([String], CheckedContinuation<Void, Never>)] = []
     }
 
     private let session: PipedSession
@@ -276,8 +276,9 @@ final class BackgroundHarness: Sendable {
             let ready = seen.withLock { seen -> [CheckedContinuation<Void, Never>] in
                 seen.text += String(decoding: bytes, as: UTF8.self)
                 let text = seen.text
-                let ready = seen.waiters.filter { text.contains($0.0) }.map(\.1)
-                seen.waiters.removeAll { text.contains($0.0) }
+                let found = { (waiter: ([String], CheckedContinuation<Void, Never>)) in waiter.0.contains { text.contains($0) } }
+                let ready = seen.waiters.filter(found).map(\.1)
+                seen.waiters.removeAll(where: found)
                 return ready
             }
             for continuation in ready { continuation.resume() }
@@ -295,17 +296,28 @@ final class BackgroundHarness: Sendable {
 
     /// Waits until the harness printed `text` (on either stream); fails if it ended first.
     func waitForOutput(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        if await waitForOutput(anyOf: [text]) == nil {
+            Issue.record("the harness ended without printing \(text.debugDescription):\n\(output)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Waits until the harness printed one of `texts` (on either stream) and returns the one
+    /// printed first; nil if it ended first.
+    func waitForOutput(anyOf texts: [String]) async -> String? {
         await withCheckedContinuation { continuation in
             let now = seen.withLock { seen -> Bool in
-                if seen.text.contains(text) || seen.ended { return true }
-                seen.waiters.append((text, continuation))
+                if texts.contains(where: seen.text.contains) || seen.ended { return true }
+                seen.waiters.append((texts, continuation))
                 return false
             }
             if now { continuation.resume() }
         }
-        let (found, all) = seen.withLock { ($0.text.contains(text), $0.text) }
-        if !found { Issue.record("the harness ended without printing \(text.debugDescription):\n\(all)", sourceLocation: sourceLocation) }
+        let all = output
+        return texts.compactMap { text in all.range(of: text).map { (text, $0.lowerBound) } }.min { $0.1 < $1.1 }?.0
     }
+
+    /// What the harness printed so far (both streams).
+    var output: String { seen.withLock { $0.text } }
 
     func send(_ signal: Int32) {
         _ = try? Posix.kill(session.pid, signal)

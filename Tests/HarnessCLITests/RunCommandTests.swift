@@ -69,7 +69,7 @@ import Harness
         // Each line starts with its place among the finished flows, `[3/5]`.
         func line(_ text: String) -> String? { lines.first { $0.firstMatch(of: #/^\[[1-5]\/5\] /#) != nil && $0.contains("] " + text) } }
         #expect(line("✓ suite/pass-one.flow (") != nil)
-        #expect(line("✗ suite/fail.flow (")?.hasSuffix("2 attempts): expect \"the right text\": the screen never showed it within 200ms") == true)
+        #expect(line("✗ suite/fail.flow (")?.hasSuffix("2 attempts): expect \"the right text\": Timed out after 200 ms waiting for text \"the right text\".") == true)
         #expect(line("~ suite/flaky.flow (flaky, 2 attempts") != nil)
         #expect(line("- suite/skip.flow (skipped): not-installed-anywhere-xyz is not installed (not found in PATH)")?.hasSuffix("(not found in PATH)") == true)
         #expect(output.stdout.contains("suite/fail.flow:5:1: expect \"the right text\""))

@@ -168,4 +168,40 @@ import Harness
                 "\(output.standardOutput)")
         #expect(output.standardOutput.contains("✗ w/reads.flow"))
     }
+
+    /// A fixture changed while its flow runs makes a second run right after the first. The flow
+    /// waits for the test, never for time: its program says it started through a FIFO, the test
+    /// changes the fixture, then lets the program end through another FIFO. After the first
+    /// run the harness either runs again (`Changed:`) or watches (`Watching`): the test reads
+    /// which came first.
+    @Test func watchRunsAgainAFlowWhoseFixtureChangedDuringTheRun() async throws {
+        let fixture = try FlowFixture()
+        defer { fixture.remove() }
+        try makeFIFOs(in: fixture.folder, "started", "gate")
+        try fixture.write("""
+            app sh -c "echo started > ../started; read line < ../gate; cat"
+            stdin file input.txt
+            launch pipes
+            exit 0
+            """, at: "w/gated.flow")
+        try fixture.write("one\n", at: "w/input.txt")
+        let harness = try BackgroundHarness(["run", "w", "--watch", "--timeout", "60s"], in: fixture.folder)
+        defer { harness.stop() }
+        #expect(try await readLine(fromFIFO: fixture.folder + "/started") == "started")
+        try fixture.write("two\n", at: "w/input.txt")
+        _ = try await runProgram("/bin/sh", ["-c", "echo go > \"$1\"", "sh", fixture.folder + "/gate"])
+        let next = await harness.waitForOutput(anyOf: ["Changed:", "Watching"])
+        #expect(next == "Changed:", "\(harness.output)")
+        if next == "Changed:" {
+            // The second run: its program starts, and ends when the test says.
+            #expect(try await readLine(fromFIFO: fixture.folder + "/started") == "started")
+            _ = try await runProgram("/bin/sh", ["-c", "echo go > \"$1\"", "sh", fixture.folder + "/gate"])
+            try await harness.waitForOutput("Watching")
+        }
+        harness.send(SIGINT)
+        let output = try await harness.waitForExit()
+        #expect(output.status == .exited(130))
+        #expect(output.standardOutput.contains("Changed: \(fixture.folder)/w/input.txt\nRunning 1 flow on 1 worker"),
+                "\(output.standardOutput)")
+    }
 }

@@ -65,7 +65,7 @@ import HarnessCore
         #expect(section.contains(" open"))
         let failing = try #require(Self.element(in: section, from: "<tr class=\"step failed failing\"", to: "</tr>"))
         #expect(failing.contains("expect \"[ Try later ]\" within 500ms") && failing.contains("failed here"))
-        #expect(section.contains("the screen never showed it within 500ms"))
+        #expect(section.contains("Timed out after 500 ms waiting for text"))
         // Steps with their lines, in time order, then the lines never reached.
         let stepRows = Self.elements(in: section, from: "<tr class=\"step ", to: "</tr>")
         #expect(stepRows.count == 12)

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 import HarnessCore
+import TerminalEmulator
 @testable import HarnessFlows
 @testable import HarnessSteps
 

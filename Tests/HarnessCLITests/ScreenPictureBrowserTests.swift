@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Harness
 import HarnessFlows
+import TerminalEmulator
 
 /// Screen pictures (``ScreenSVG``) as headless Chromium draws them: every glyph starts on its
 /// cell (`getStartPositionOfChar` against column × cell width), in an SVG file, inline in a

@@ -131,7 +131,7 @@ import TestSupport
             expect-command within 300ms
             """)
         let message = try #require(failure(of: waited)?.message)
-        #expect(message.hasPrefix("expect-command within 300ms: no command finished within 300ms; the program sent no OSC 133 shell marks"), "\(message)")
+        #expect(message.hasPrefix("expect-command within 300ms: Timed out after 300 ms waiting for a shell command to finish (OSC 133 D mark); the program sent no OSC 133 shell marks."), "\(message)")
     }
 
     // MARK: - Title, clipboard, links
@@ -166,14 +166,14 @@ import TestSupport
 
     @Test func aTitleThatNeverCameShowsTheTitleSeen() async throws {
         let outcome = try await Self.runReporter("type \"title\\r\"\nexpect-title \"hello\"\nexpect-title \"other\" within 300ms\n")
-        #expect(failure(of: outcome)?.message == #"expect-title "other" within 300ms: the title never became it within 300ms; the title is "hello""#)
+        #expect(failure(of: outcome)?.message == #"expect-title "other" within 300ms: Timed out after 300 ms waiting for the title "other"; the title is "hello"."#)
     }
 
     @Test func clipboardWritesAreAssertable() async throws {
         #expect(try await Self.runReporter("type \"copy\\r\"\nexpect-clipboard \"copied\"\nexpect-clipboard /^cop/\n") == .passed)
         let outcome = try await Self.runReporter("type \"copy\\r\"\nexpect-clipboard \"copied\"\nexpect-clipboard \"other\" within 300ms\n")
         #expect(failure(of: outcome)?.message
-            == #"expect-clipboard "other" within 300ms: the clipboard never held it within 300ms; its last writes: "copied""#)
+            == #"expect-clipboard "other" within 300ms: Timed out after 300 ms waiting for the clipboard "other"; its last writes: "copied"."#)
     }
 
     @Test func linksAreAStyle() async throws {

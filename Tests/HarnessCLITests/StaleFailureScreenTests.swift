@@ -88,7 +88,7 @@ import Harness
             lastMessage = message
         }
         #expect(newer == 0, "\(lastMessage)")
-        #expect(lastMessage.hasPrefix(#"expect "ready" within 20ms: the screen never showed it within 20ms"#), "\(lastMessage)")
+        #expect(lastMessage.hasPrefix(#"expect "ready" within 20ms: Timed out after 20 ms waiting for text "ready"."#), "\(lastMessage)")
         #expect(lastMessage.contains("Screen (the last one the wait checked):\n┌"), "\(lastMessage)")
     }
 
@@ -98,7 +98,7 @@ import Harness
         let docs = try String(contentsOf: root.appendingPathComponent("docs/FLOWS.md"), encoding: .utf8)
         let lines = FlowRun.screenLines(checked: "old", now: "new")
         #expect(docs.contains("\n\(lines[0])\n…\n\(lines[2])\n…\n"))
-        #expect(docs.contains(#"expect "ready" within 200ms: the screen never showed it within 200ms"#))
+        #expect(docs.contains(#"expect "ready" within 200ms: Timed out after 200 ms waiting for text "ready"."#))
     }
 
     @Test func withoutLateOutputTheOneScreenIsShown() {

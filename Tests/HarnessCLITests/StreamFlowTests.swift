@@ -103,7 +103,7 @@ import Harness
             """)
         let failed = try #require(failure(of: outcome))
         #expect(failed.message.hasPrefix("""
-            expect-output "third" within 300ms: the program never printed it within 300ms
+            expect-output "third" within 300ms: Timed out after 300 ms waiting for output "third".
             Output since the last output match:
 
             second
@@ -122,7 +122,7 @@ import Harness
             """)
         let failed = try #require(failure(of: outcome))
         #expect(failed.message.hasPrefix("""
-            expect-output "never" within 10m: the program exited with code 3 without printing it
+            expect-output "never" within 10m: The program exited with code 3 while waiting for output "never".
             Output since the last output match:
             almost
             """))

@@ -63,8 +63,8 @@ import Harness
         let failed = try #require(failure(of: outcome))
         #expect(failed.position?.line == 5)
         #expect(failed.message.hasPrefix("""
-            expect "Oops" style bold not-inverse fg=red within 300ms: the screen never showed it styled bold not-inverse fg=red \
-            within 300ms; instead the screen shows it, but not styled bold not-inverse fg=red
+            expect "Oops" style bold not-inverse fg=red within 300ms: Timed out after 300 ms waiting for text "Oops" styled bold \
+            not-inverse fg=red; instead the screen shows it, but not styled bold not-inverse fg=red.
               "Oops" at row 2, col 0 has style
             """), "\(failed.message)")
         #expect(failed.message.contains(difference))
@@ -77,7 +77,7 @@ import Harness
         let outside = try #require(failure(of: try await Self.run(
             sgr: "0", #"expect "Oops" in rows 3-4 within 300ms"#, fixture: fixture)))
         #expect(outside.message.hasPrefix(
-            #"expect "Oops" in rows 3-4 within 300ms: the screen never showed it in rows 3-4 within 300ms; "#
+            #"expect "Oops" in rows 3-4 within 300ms: Timed out after 300 ms waiting for text "Oops" in rows 3-4; "#
                 + #"instead the text "Oops" is only outside rows 3-4: "Oops" at row 2, col 0"#), "\(outside.message)")
         let noArea = try #require(failure(of: try await Self.run(
             sgr: "0", #"expect "Oops" in between "apples" and "bananas" within 300ms"#, fixture: fixture)))

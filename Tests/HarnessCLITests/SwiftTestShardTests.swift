@@ -219,6 +219,11 @@ import Harness
                                             "FakeTests.Suite/passes()", "FakeTests.Suite/passes()"])
         #expect(repeated.lastLine == "2 passed, 2 failed", "\(repeated.stdout)\(repeated.stderr)")
         #expect(repeated.stdout.contains("FakeTests.Suite/itFails() (repeat 2)"))
+        // The progress counts across the repetitions: the second run's lines are [3/4] and [4/4].
+        let places = repeated.stdout.split(separator: "\n").compactMap { line in
+            line.hasPrefix("[") ? line.split(separator: "]").first.map { String($0.dropFirst()) } : nil
+        }
+        #expect(places == ["1/4", "2/4", "3/4", "4/4"], "\(repeated.stdout)")
         try FileManager.default.removeItem(atPath: fake.folder.path + "/ran.txt")
         let again = try await runHarness(command + ["--last-failed"], in: fake.folder.path)
         #expect(try fake.ran() == ["FakeTests.Suite/itFails()"], "\(again.stdout)\(again.stderr)")

@@ -47,7 +47,7 @@ import Stubs
                 return
             }
             #expect(index == 3)
-            #expect(message.hasPrefix(#"expect "[ Try later ]" within 500ms: the screen never showed it within 500ms"#))
+            #expect(message.hasPrefix(#"expect "[ Try later ]" within 500ms: Timed out after 500 ms waiting for text "[ Try later ]"."#))
 
             // merge-reports' reader takes the folder without a results.json.
             let report = try RunReportWriter.read(folder: artifacts)

@@ -14,11 +14,11 @@ import Harness
         try await session.waitFor(text: String(repeating: "0", count: 80))
         try await session.waitFor(regex: "^0{15}$")
         let error = await caughtError { try await session.waitFor(text: "absent", timeout: .milliseconds(150)) }
-        guard case TerminalSessionError.timeout(_, _, _, let lastBytes, _, _)? = error else {
+        guard case TerminalSessionError.timeout(let failure)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(lastBytes == String(repeating: "0", count: 195))
+        #expect(failure.lastBytes == String(repeating: "0", count: 195))
     }
 
     @Test(arguments: [

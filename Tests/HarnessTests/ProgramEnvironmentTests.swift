@@ -3,6 +3,7 @@ import Testing
 import Harness
 @testable import HarnessCore
 import TestSupport
+import TerminalEmulator
 
 /// What a launched program's environment holds (README.md and docs/FLOWS.md, "What the
 /// program's environment holds"), in Swift: `AppLaunch` through `TerminalApp` and `PipedApp`,

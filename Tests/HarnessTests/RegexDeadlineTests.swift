@@ -19,12 +19,12 @@ import Harness
         defer { session.terminate() }
         try await session.waitFor(text: "ready")
         let error = await caughtError { try await session.waitFor(regex: Self.catastrophic, timeout: .milliseconds(300)) }
-        guard case TerminalSessionError.timeout(let waitingFor, let after, _, _, _, _)? = error else {
+        guard case TerminalSessionError.timeout(let failure)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(waitingFor == "regex /\(Self.catastrophic)/")
-        #expect(after == .milliseconds(300))
+        #expect(failure.awaited == "regex /\(Self.catastrophic)/")
+        #expect(failure.limit == .milliseconds(300))
         #expect("\(error!)".contains("Timed out after 300 ms waiting for regex /\(Self.catastrophic)/"))
     }
 
@@ -33,11 +33,11 @@ import Harness
         defer { session.terminate() }
         try await session.waitFor(text: "ready")
         let error = await caughtError { try await session.waitForOutput(regex: Self.catastrophic, timeout: .milliseconds(300)) }
-        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, _, _)? = error else {
+        guard case TerminalSessionError.timeout(let failure)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(waitingFor == "output matching /\(Self.catastrophic)/")
+        #expect(failure.awaited == "output matching /\(Self.catastrophic)/")
     }
 
     /// A deadline already past stops the matching at its first progress report: no match.

@@ -126,12 +126,12 @@ import TerminalEmulator
         try await session.waitForOutput(text: "first\n")
         // Negative on purpose: the program waits for input that never comes.
         let error = await caughtError { try await session.waitForOutput(text: "third", timeout: .milliseconds(200)) }
-        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, let output, _)? = error else {
+        guard case TerminalSessionError.timeout(let failure)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(waitingFor == "output \"third\"")
-        #expect(output == "second\n")
+        #expect(failure.awaited == "output \"third\"")
+        #expect(failure.output == "second\n")
         #expect("\(error!)".contains("Output since the last output match:\nsecond\n"))
     }
 
@@ -139,12 +139,12 @@ import TerminalEmulator
         let session = try TerminalSession.launch(shell("echo bye; exit 4"))
         defer { session.terminate() }
         let error = await caughtError { try await session.waitForOutput(text: "never", timeout: .seconds(600)) }
-        guard case TerminalSessionError.exitedWhileWaiting(_, let status, _, let output, _)? = error else {
+        guard case TerminalSessionError.exitedWhileWaiting(let failure, let status)? = error else {
             Issue.record("expected exitedWhileWaiting, got \(String(describing: error))")
             return
         }
         #expect(status == .exited(4))
-        #expect(output == "bye\n")
+        #expect(failure.output == "bye\n")
     }
 
     @Test func aFailedWaitNamesTheLineItWasWrittenOn() async throws {

@@ -44,14 +44,16 @@ import TerminalEmulator
         let error = await caughtError {
             try await session.waitFor(text: "Oops", style: Self.boldRed, timeout: .milliseconds(200))
         }
-        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, _, let location)? = error else {
+        guard case TerminalSessionError.timeout(let failure)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(waitingFor.hasPrefix("text \"Oops\" styled bold fg=red; instead the screen shows it, but not styled bold fg=red"))
-        #expect(waitingFor.contains("\"Oops\" at row 2, col 0 has style "))
-        #expect(waitingFor.contains(difference))
-        #expect(location?.line == 45)
+        #expect(failure.awaited == "text \"Oops\" styled bold fg=red")
+        let nearMiss = failure.nearMiss ?? ""
+        #expect(nearMiss.hasPrefix("instead the screen shows it, but not styled bold fg=red"))
+        #expect(nearMiss.contains("\"Oops\" at row 2, col 0 has style "))
+        #expect(nearMiss.contains(difference))
+        #expect(failure.location?.line == 45)
         #expect("\(error!)".contains("│Oops"))
     }
 
@@ -149,6 +151,6 @@ import TerminalEmulator
         let reported = failures.withLock { $0 }
         #expect(reported.count == 1)
         #expect(reported.first?.0.contains("fg: expected blue, found red") == true)
-        #expect(reported.first?.1 == 147)
+        #expect(reported.first?.1 == 149)
     }
 }

@@ -3,6 +3,7 @@ import Testing
 import Harness
 import HarnessCore
 import TestSupport
+import TerminalEmulator
 
 /// A light or dark terminal as programs see it (docs/PROTOCOL.md, "The program's environment"):
 /// the colours the emulator reports (OSC 10/11), `COLORFGBG`, and what vim makes of them.

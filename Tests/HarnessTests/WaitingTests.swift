@@ -11,13 +11,13 @@ import TerminalEmulator
         defer { session.terminate() }
         // The timeout is far longer than the test: only failing at exit ends this wait.
         let error = await caughtError { try await session.waitFor(text: "never shown", timeout: .seconds(600)) }
-        guard case TerminalSessionError.exitedWhileWaiting(let waitingFor, let status, let screen, _, _)? = error else {
+        guard case TerminalSessionError.exitedWhileWaiting(let failure, let status)? = error else {
             Issue.record("expected exitedWhileWaiting, got \(String(describing: error))")
             return
         }
-        #expect(waitingFor == "text \"never shown\"")
+        #expect(failure.awaited == "text \"never shown\"")
         #expect(status == .exited(3))
-        #expect(screen.contains("│bye "))
+        #expect(failure.screen.framed().contains("│bye "))
         #expect("\(error!)".contains("exited with code 3"))
     }
 
@@ -39,15 +39,15 @@ import TerminalEmulator
         defer { session.terminate() }
         try await session.waitFor(text: "visible")
         let error = await caughtError { try await session.waitFor(text: "absent", timeout: .milliseconds(150)) }
-        guard case TerminalSessionError.timeout(let waitingFor, let after, let screen, let lastBytes, _, _)? = error else {
+        guard case TerminalSessionError.timeout(let failure)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(waitingFor == "text \"absent\"")
-        #expect(after == .milliseconds(150))
-        #expect(screen == session.screen.framed())
-        #expect(screen.hasPrefix("┌" + String(repeating: "─", count: 80) + "┐"))
-        #expect(lastBytes.contains("visible\\e[1m!\\r\\n"))
+        #expect(failure.awaited == "text \"absent\"")
+        #expect(failure.limit == .milliseconds(150))
+        #expect(failure.screen.framed() == session.screen.framed())
+        #expect(failure.screen.framed().hasPrefix("┌" + String(repeating: "─", count: 80) + "┐"))
+        #expect(failure.lastBytes.contains("visible\\e[1m!\\r\\n"))
         let message = "\(error!)"
         #expect(message.contains("Timed out after 150 ms waiting for text \"absent\""))
         #expect(message.contains("│visible!" + String(repeating: " ", count: 72) + "│"))
@@ -120,22 +120,22 @@ import TerminalEmulator
         defer { session.terminate() }
         try await session.waitFor(text: "x")
         let error = await caughtError { try await session.waitUntilStable(quietFor: .seconds(5), timeout: .milliseconds(300)) }
-        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, _, _)? = error else {
+        guard case TerminalSessionError.timeout(let failure)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(waitingFor == "the screen to be stable for 5 s")
+        #expect(failure.awaited == "the screen to be stable for 5 s")
     }
 
     @Test func waitForExitTimesOutWhileTheProgramRuns() async throws {
         let session = try TerminalSession.launch(shell("read x"))
         defer { session.terminate() }
         let error = await caughtError { try await session.waitForExit(timeout: .milliseconds(100)) }
-        guard case TerminalSessionError.timeout(let waitingFor, _, _, _, _, _)? = error else {
+        guard case TerminalSessionError.timeout(let failure)? = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(waitingFor == "the program to exit")
+        #expect(failure.awaited == "the program to exit")
         #expect(session.exitStatus == nil)
     }
 

@@ -42,7 +42,7 @@ import Testing
                 try await FlowCases.run(flow)
             } matching: { issue in
                 issue.sourceLocation?.filePath == path && issue.sourceLocation?.line == 4 && issue.sourceLocation?.column == 3
-                    && "\(issue)".contains(#"expect "never" within 200ms: the screen never showed it within 200ms"#)
+                    && "\(issue)".contains(#"expect "never" within 200ms: Timed out after 200 ms waiting for text "never"."#)
             }
         }
     }

@@ -3,14 +3,21 @@ import Testing
 import TestSupport
 import Harness
 
-/// README.md's "Use it in your own package": its manifest names products this package has and
-/// makes the test target depend on the executable; its test runs here as written.
+/// README.md's "Use it in your own package": its manifest names products this package has,
+/// makes the test target depend on the executable and names none of this package's targets.
+/// (`Scripts/own-package-check.sh` builds that manifest in a package of its own and runs the
+/// section's test there.)
 @Suite struct OwnPackageReadmeTests {
     static let title = "Use it in your own package"
 
     static func blocks() throws -> [DocumentedExample] {
         let readme = try DocumentedExamples.read("README.md", fromTestFile: #filePath)
         return DocumentedExamples.blocks(in: readme, document: "README.md", language: "swift", section: title)
+    }
+
+    /// This package's manifest.
+    static func ourManifest() throws -> String {
+        try String(contentsOf: DocumentedExamples.packageRoot(fromTestFile: #filePath).appendingPathComponent("Package.swift"), encoding: .utf8)
     }
 
     /// The names `pattern`'s first capture finds in `text`, in order.
@@ -25,8 +32,7 @@ import Harness
         let blocks = try Self.blocks()
         #expect(blocks.count == 2, "the section has a manifest and a test")
         let manifest = try #require(blocks.first).text
-        let ours = try String(contentsOf: DocumentedExamples.packageRoot(fromTestFile: #filePath).appendingPathComponent("Package.swift"),
-                              encoding: .utf8)
+        let ours = try Self.ourManifest()
         let libraries = Set(try Self.names(#"\.library\(name: "([^"]+)""#, in: ours))
         let used = try Self.names(#"\.product\(name: "([^"]+)", package: "TerminalHarness"\)"#, in: manifest)
         #expect(Set(used) == ["Harness", "HarnessFlowCases", "Stubs", "HarnessHost"], "\(used)")
@@ -36,21 +42,21 @@ import Harness
         let executable = try #require(try Self.names(#"\.executableTarget\(name: "([^"]+)""#, in: manifest).first)
         let testTarget = try #require(manifest.range(of: ".testTarget(")).lowerBound
         #expect(manifest[testTarget...].contains("\"\(executable)\","), "the test target does not depend on \(executable)")
-        #expect(try Self.names(#"\.executable\(name: "([^"]+)""#, in: ours).contains(executable))
     }
 
-    @Test func theTestIsHereAsWritten() throws {
-        let test = try #require(try Self.blocks().last)
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        if let failure = DocumentedExamples.verifyMirrored(test, in: source, sourceName: "OwnPackageReadmeTests.swift") {
-            Issue.record(Comment(rawValue: failure))
-        }
-    }
-
-    @Test func printsItsUsage() async throws {
-        let launch = AppLaunch(executable: try BuildProducts.executable(named: "todo").path, arguments: ["--help"])
-        try await TerminalApp.with(launch) { app in
-            try await app.waitFor(text: "Usage: todo")
+    /// SwiftPM wants target names unique across the package graph: a user's target named as one
+    /// of ours stops the build. The section names some of ours; they are ours.
+    @Test func theManifestsTargetsAreNotThisPackagesTargets() throws {
+        let section = try DocumentedExamples.read("README.md", fromTestFile: #filePath)
+            .components(separatedBy: "## \(Self.title)").last?.components(separatedBy: "\n## ").first ?? ""
+        let manifest = try #require(try Self.blocks().first).text
+        let target = #"\.(?:target|executableTarget|testTarget)\(\s*name: "([^"]+)""#
+        let ours = Set(try Self.names(target, in: try Self.ourManifest()))
+        let theirs = try Self.names(target, in: manifest)
+        #expect(theirs.count == 2, "\(theirs)")
+        #expect(Set(theirs).isDisjoint(with: ours), "targets of this package too: \(Set(theirs).intersection(ours))")
+        for named in ["todo", "TodoCore", "harness", "TestSupport"] {
+            #expect(section.contains("`\(named)`") && ours.contains(named), "\(named)")
         }
     }
 

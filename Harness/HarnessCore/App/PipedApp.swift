@@ -33,11 +33,16 @@ public final class PipedApp: Sendable {
     /// Launches the app with `standardInput`, in a fresh sandbox holding the launch's seeds.
     ///
     /// A launch that fails leaves nothing behind. The terminal size and `readyTimeout` of
-    /// `launch` do not apply; its `defaultTimeout` is the session's.
-    @_disfavoredOverload
-    public static func launch(_ launch: AppLaunch, standardInput: PipedSession.StandardInput = .empty) throws -> PipedApp {
+    /// `launch` do not apply; its `defaultTimeout` is the session's. In a traced test
+    /// (`HARNESS_ARTIFACTS` or `.harnessTrace`, with `Harness` linked) its waits and steps are
+    /// recorded, and closing it writes the test's timeline (with, when `close(failed: true)`,
+    /// what it wrote so far).
+    public static func launch(
+        _ launch: AppLaunch, standardInput: PipedSession.StandardInput = .empty,
+        filePath: StaticString = #filePath, function: String = #function
+    ) throws -> PipedApp {
         let app = try launchApp(launch, standardInput: standardInput)
-        if SessionJournal.isRecording { app.session.journal.enable() }
+        TestFrameworkGlue.hooks(filePath: "\(filePath)", function: function)?.trace(app)
         return app
     }
 
@@ -102,7 +107,7 @@ public final class PipedApp: Sendable {
     /// What a failure needs to be understood: what the program wrote to standard output
     /// (`stdout.txt`) and standard error (`stderr.txt`) so far, byte for byte, and how it ended
     /// or that it still runs (`status.txt`).
-    public func failureArtifacts() -> [HarnessArtifacts.File] {
+    package func failureArtifacts() -> [HarnessArtifacts.File] {
         let status = session.exitStatus.map { "the app \($0)" } ?? "the app still ran"
         return [
             HarnessArtifacts.File(name: "stdout.txt", contents: session.standardOutputSoFar),

@@ -81,7 +81,7 @@ public struct SnapshotMatrix: Sendable {
         public var description: String { name }
 
         /// `launch` adjusted to this case: size, theme, color mode, initial state.
-        public func applied(to launch: AppLaunch) -> AppLaunch {
+        package func applied(to launch: AppLaunch) -> AppLaunch {
             var launch = launch
             launch.size = size
             launch.theme = theme

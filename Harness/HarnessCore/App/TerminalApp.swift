@@ -19,7 +19,7 @@ public final class TerminalApp: Sendable {
     /// The app's private storage directory, passed as `--harness-storage`.
     public let sandbox: Sandbox
     /// The bridge into the app; nil unless launched with ``LaunchProtocol/bridge``.
-    public let connectedBridge: AppBridge?
+    package let connectedBridge: AppBridge?
     /// The launch protocol the app was launched with (named in errors).
     public let launchProtocol: LaunchProtocol
     private let listener: BridgeListener?
@@ -40,12 +40,15 @@ public final class TerminalApp: Sendable {
     /// Launches the app and, with the bridge, waits for its host to say ready.
     ///
     /// A launch that fails leaves nothing behind: the process, socket and sandbox are removed.
-    /// (A test that imports `Harness` calls `Harness`'s `launch`, which also traces the app
-    /// when the test is traced.)
-    @_disfavoredOverload
-    public static func launch(_ launch: AppLaunch) async throws -> TerminalApp {
+    /// In a traced test (`HARNESS_ARTIFACTS` or `.harnessTrace`, with `Harness` linked) its
+    /// session's journal records the test's waits, inputs and steps, and closing the app writes
+    /// the test's timeline (`close(failed: true)` marks it failed). (The app of a
+    /// `TerminalApp.with` is launched by the `with`, which writes its timeline.)
+    public static func launch(
+        _ launch: AppLaunch, filePath: StaticString = #filePath, function: String = #function
+    ) async throws -> TerminalApp {
         let app = try await launchApp(launch)
-        if SessionJournal.isRecording { app.session.journal.enable() }
+        TestFrameworkGlue.hooks(filePath: "\(filePath)", function: function)?.trace(app)
         return app
     }
 
@@ -94,6 +97,11 @@ public final class TerminalApp: Sendable {
             launchConfiguration.synchronizedOutputLimit = launch.synchronizedOutputLimit
             launchConfiguration.outputLimit = launch.outputLimit
             launchConfiguration.theme = launch.theme
+            if let listener {
+                // A host connects before the app's first output: output without a connection
+                // ends the wait for ready at once (the app links no host).
+                launchConfiguration.onFirstOutput = { [weak listener] in listener?.appWroteOutput() }
+            }
             let configuration = launchConfiguration
             let session: TerminalSession
             do {
@@ -124,18 +132,30 @@ public final class TerminalApp: Sendable {
         }
     }
 
-    /// Launches the app, runs `body`, and always closes it.
+    /// Launches the app, runs `body`, and always closes it; keeps what a failure needs to be
+    /// understood whenever the test failed while the app was open.
     ///
-    /// When `body` throws, the failure's artifacts are written first (see
-    /// ``failureArtifacts()``) under `HARNESS_ARTIFACTS` (default
-    /// `.build/harness-artifacts/<TestFile>/<test>/`), and the sandbox is kept if
-    /// `HARNESS_KEEP_SANDBOX=1`.
+    /// The test failed when `body` threw, or, with `Harness` linked, when the running test
+    /// recorded a failure while `body` ran: an `#expect`, an `XCTAssert`, a harness assertion
+    /// or a step that does not throw. Then, before the app is closed, its
+    /// ``failureArtifacts()`` (the recording as asciicast, the screen as framed text and as SVG,
+    /// the bridge events) are written to `.build/harness-artifacts/<TestFile>/<test>/` (or
+    /// `$HARNESS_ARTIFACTS/<TestFile>/<test>/`), attached to the test (`swift test
+    /// --attachments-path DIR` copies them to `DIR`, named `<TestFile>.<test>.screen.svg` and
+    /// so on; XCTest attaches them on Darwin), and the sandbox is kept if
+    /// `HARNESS_KEEP_SANDBOX=1`. A failed wait is reported at its own line; in a traced test the
+    /// whole `with` becomes the test's timeline.
     ///
-    /// This is the framework-free form, for programs that import only `HarnessCore`. A test
-    /// that imports `Harness` calls `Harness`'s `TerminalApp.with`, which also keeps the
-    /// artifacts when the test recorded a failure inside `body` without throwing (an `#expect`,
-    /// an `XCTAssert`, a snapshot) and attaches them to the test.
-    @_disfavoredOverload
+    /// Known issues (`withKnownIssue`) and warnings are not failures. A failure recorded before
+    /// `with` began or after it returned, or from a detached task, is not seen.
+    ///
+    /// ```swift
+    /// try await TerminalApp.with(launch) { app in
+    ///     try app.press(.enter)
+    ///     try await app.waitFor(text: "Todos (7)")
+    ///     #expect(app.screen.contains("milk"))   // fails: the screen and recording are kept
+    /// }
+    /// ```
     @discardableResult
     public static func with<R>(
         _ launch: AppLaunch,
@@ -144,12 +164,18 @@ public final class TerminalApp: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalApp) async throws -> R
     ) async throws -> R {
-        try await with(launch, filePath: filePath, function: function, hooks: nil, isolation: isolation, body)
+        let hooks = TestFrameworkGlue.hooks(filePath: "\(filePath)", function: function)
+        do {
+            return try await with(launch, filePath: filePath, function: function, hooks: hooks, isolation: isolation, body)
+        } catch {
+            // A failed wait (or `verify`) is reported at its own line, once.
+            try await CallSiteFailures.rethrowAtItsLine(error)
+        }
     }
 
     /// The one implementation of `with`: `hooks` (from `Harness`) say whether the test recorded a
-    /// failure while `body` ran and attach the artifacts to it; without them a failure is a
-    /// body that throws.
+    /// failure while `body` ran and attach the artifacts to it, and trace it; without them a
+    /// failure is a body that throws.
     package static func with<R>(
         _ launch: AppLaunch,
         filePath: StaticString,
@@ -158,7 +184,10 @@ public final class TerminalApp: Sendable {
         isolation: isolated (any Actor)?,
         _ body: (TerminalApp) async throws -> R
     ) async throws -> R {
-        let app = try await Self.launch(launch)
+        let app = try await launchApp(launch)
+        // Traced: the session's journal records the body's waits and inputs and the steps it
+        // runs, and the whole `with` becomes one timeline (`hooks.finished`).
+        if hooks?.isTraced == true { app.session.journal.enable() }
         let outcome: Result<R, any Error>
         var issueRecorded = false
         if let hooks {
@@ -193,7 +222,7 @@ public final class TerminalApp: Sendable {
     /// style layer and the app's exit status (`screen.txt`) and as pictures (`screen.svg`, and
     /// `screen.png` when GNU Unifont is installed), and,
     /// with the bridge, the events it received (`events.json`).
-    public func failureArtifacts() -> [HarnessArtifacts.File] {
+    package func failureArtifacts() -> [HarnessArtifacts.File] {
         var files = session.failureArtifacts()
         if let bridge = connectedBridge {
             let events = bridge.receivedEvents.map { #"{"seq": \#($0.seq), "name": \#(Self.jsonString($0.name)), "value": \#($0.value.text)}"# }
@@ -204,7 +233,7 @@ public final class TerminalApp: Sendable {
 
     /// Writes ``failureArtifacts()`` into `folder` and returns the folder.
     @discardableResult
-    public func writeFailureArtifacts(to folder: URL) throws -> URL {
+    package func writeFailureArtifacts(to folder: URL) throws -> URL {
         try HarnessArtifacts.write(failureArtifacts(), to: folder)
     }
 
@@ -226,7 +255,7 @@ public final class TerminalApp: Sendable {
 
     /// The bridge, or an error saying the app was launched without one.
     @available(*, deprecated, renamed: "bridge")
-    public func requireBridge() throws -> AppBridge {
+    package func requireBridge() throws -> AppBridge {
         try bridge
     }
 

@@ -31,7 +31,7 @@ public enum BuildProducts {
 }
 
 /// A product that was not built.
-public enum BuildProductError: Error, CustomStringConvertible {
+package enum BuildProductError: Error, CustomStringConvertible {
     /// No executable `name` in the products folder.
     case missing(name: String, lookedIn: String)
 

@@ -25,7 +25,7 @@ public struct SourceCodeLocation: Sendable, CustomStringConvertible {
     public var description: String { "\(fileID):\(line):\(column)" }
 
     /// The same place as a ``SourceSite`` (what errors of modules beneath the core carry).
-    public var site: SourceSite {
+    package var site: SourceSite {
         SourceSite(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
     }
 }

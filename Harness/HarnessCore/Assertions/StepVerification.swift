@@ -35,7 +35,7 @@ public struct Step<State, Message, Effect> {
 }
 
 /// A failed step: which one, where it was written, and what differed.
-public struct StepFailure: Sendable, CustomStringConvertible {
+package struct StepFailure: Sendable, CustomStringConvertible {
     /// The step's 1-based position.
     public var index: Int
     /// Where the step was written.
@@ -64,7 +64,7 @@ public struct StepFailure: Sendable, CustomStringConvertible {
 ///
 /// Each step is checked against the state the previous step really produced, so one wrong
 /// step does not make every later one fail.
-public func verifySteps<State: Equatable, Message, Effect: Equatable>(
+package func verifySteps<State: Equatable, Message, Effect: Equatable>(
     initialValue: State,
     reducer: (inout State, Message) -> Effect?,
     steps: [Step<State, Message, Effect>]

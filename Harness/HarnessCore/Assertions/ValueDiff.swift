@@ -3,7 +3,7 @@
 /// Walks structs, classes, tuples, enums' associated values, optionals and collections with
 /// `Mirror` and reports each differing leaf with its path, e.g.
 /// `status.loaded[2].title: expected "a", got "b"`.
-public enum ValueDiff {
+package enum ValueDiff {
     /// One field that differs.
     public struct Difference: Equatable, Sendable, CustomStringConvertible {
         /// The field's path from the root (`""` for the root itself).

@@ -29,7 +29,7 @@ public struct AppBridge: Sendable {
     /// The app name from the app's hello.
     public var appName: String { client.appName }
     /// The process id from the app's hello.
-    public var appPID: Int { client.appPID }
+    package var appPID: Int { client.appPID }
 
     // MARK: - Calls
 
@@ -68,7 +68,7 @@ public struct AppBridge: Sendable {
     }
 
     /// What the app exposes (from the built-in `__names` call).
-    public func names(timeout: Duration? = nil) async throws -> ExposedNames {
+    package func names(timeout: Duration? = nil) async throws -> ExposedNames {
         try await call("__names", as: ExposedNames.self, timeout: timeout)
     }
 
@@ -87,7 +87,7 @@ public struct AppBridge: Sendable {
     public var events: AsyncStream<BridgeEvent> { client.subscribe() }
 
     /// The events received so far.
-    public var receivedEvents: [BridgeEvent] { client.receivedEvents }
+    package var receivedEvents: [BridgeEvent] { client.receivedEvents }
 
     /// The events received so far with the time each arrived (for the run report's timeline).
     package var timedEvents: [(event: BridgeEvent, receivedAt: Date)] { client.timedEvents }
@@ -132,7 +132,7 @@ public struct AppBridge: Sendable {
 }
 
 /// The names an app exposes, as returned by the built-in `__names` call.
-public struct ExposedNames: Codable, Sendable, Equatable {
+package struct ExposedNames: Codable, Sendable, Equatable {
     /// Probe names.
     public var probes: [String]
     /// Handler names.

@@ -10,6 +10,8 @@ final class BridgeClient: Sendable {
     /// Why the bridge ended; each waiter turns it into a ``BridgeError``.
     enum EndCause: Sendable {
         case appExited(String)
+        /// The app wrote to its terminal without having connected.
+        case noHost
         case connectionLost(String)
         case protocolError(WireError)
         case authenticationFailed(String)
@@ -20,7 +22,8 @@ final class BridgeClient: Sendable {
     /// What a waiter waits for.
     enum WaitKind {
         case ready
-        case call(name: String)
+        /// A call, and the name an "unknown name" reply refers to (the spy of a `__spy.` call).
+        case call(name: String, target: String)
         case spy(name: String, index: Int)
         case events(filter: String?, count: Int)
     }
@@ -141,13 +144,12 @@ final class BridgeClient: Sendable {
             for waiter in resumed { waiter.resume(returning: .nothing) }
         case .reply(let id, let result):
             let call = waiters.remove(id) { if case .call = $0.condition { true } else { false } }
-            guard let waiter = call, case .call(let name) = waiter.condition else { return }
+            guard let waiter = call, case .call(let name, let target) = waiter.condition else { return }
             switch result {
             case .success(let value):
                 waiter.resume(returning: .json(value))
             case .failure(let remote) where remote.code == BridgeErrorCode.unknownName.rawValue:
-                waiter.resume(throwing: BridgeError.unknownName(
-                    Self.unknownTarget(call: name, message: remote.message), available: remote.available ?? []))
+                waiter.resume(throwing: BridgeError.unknownName(target, available: remote.available ?? []))
             case .failure(let remote):
                 waiter.resume(throwing: BridgeError.remoteError(name: name, code: remote.code, message: remote.message))
             }
@@ -177,14 +179,6 @@ final class BridgeClient: Sendable {
             state.withLock { $0.connection }?.close(reason: "unexpected '\(message.typeName)' from the app")
             finish(.protocolError(.unknownMessageType("\(message.typeName) (not allowed from the app)")))
         }
-    }
-
-    private static func unknownTarget(call: String, message: String) -> String {
-        // For built-in spy calls the unknown name is the spy's, quoted in the message.
-        guard call.hasPrefix("__spy."), let start = message.firstIndex(of: "'"),
-            let stop = message[message.index(after: start)...].firstIndex(of: "'")
-        else { return call }
-        return String(message[message.index(after: start)..<stop])
     }
 
     private func authenticate(_ message: BridgeMessage) {
@@ -256,6 +250,14 @@ final class BridgeClient: Sendable {
         }
     }
 
+    /// The app wrote to its terminal and no connection came before (the listener checked for
+    /// one waiting to be accepted): it has no host, so every pending and future wait fails at
+    /// once with ``BridgeError/noHost(diagnostics:)``. Nothing when it did connect.
+    func appWroteWithoutConnecting() {
+        let connected = state.withLock { $0.everConnected || $0.end != nil }
+        if !connected { finish(.noHost) }
+    }
+
     /// The app process exited: every pending and future wait fails at once.
     func appExited(_ status: String) {
         let connection = state.withLock { state -> FrameConnection? in
@@ -296,6 +298,7 @@ final class BridgeClient: Sendable {
         let during = Self.describe(kind)
         switch cause {
         case .appExited(let status): return .appExited(status: status, during: during, diagnostics: diagnostics)
+        case .noHost: return .noHost(diagnostics: diagnostics)
         case .connectionLost(let reason): return .connectionLost(reason: reason, during: during, diagnostics: diagnostics)
         case .protocolError(let error): return .protocolError(error, diagnostics: diagnostics)
         case .authenticationFailed(let reason): return .authenticationFailed(reason: reason, diagnostics: diagnostics)
@@ -307,7 +310,7 @@ final class BridgeClient: Sendable {
     static func describe(_ kind: WaitKind) -> String {
         switch kind {
         case .ready: "the wait for ready"
-        case .call(let name): "call '\(name)'"
+        case .call(let name, _): "call '\(name)'"
         case .spy(let name, let index): "the wait for call #\(index + 1) of spy '\(name)'"
         case .events(let filter, let count): "the wait for \(count) event(s)" + (filter.map { " named '\($0)'" } ?? "")
         }
@@ -350,7 +353,7 @@ final class BridgeClient: Sendable {
         case .ready:
             let connected = state.withLock { $0.everConnected }
             return connected ? .notReady(timeout: timeout, diagnostics: text) : .neverConnected(timeout: timeout, diagnostics: text)
-        case .call(let name):
+        case .call(let name, _):
             return .callTimedOut(name: name, timeout: timeout, diagnostics: text)
         case .spy(let name, let index):
             let values = recordedValues(spy: name)
@@ -378,8 +381,10 @@ final class BridgeClient: Sendable {
         _ = try await wait(.ready, timeout: timeout, immediate: { $0.ready ? .nothing : nil })
     }
 
-    func call(_ name: String, params: RawJSON, timeout: Duration) async throws -> RawJSON {
-        let outcome = try await wait(.call(name: name), timeout: timeout, afterRegistering: { [self] id in
+    /// Calls `name`; an "unknown name" reply names `target` (the spy a built-in spy call asks
+    /// about), else `name`.
+    func call(_ name: String, params: RawJSON, timeout: Duration, target: String? = nil) async throws -> RawJSON {
+        let outcome = try await wait(.call(name: name, target: target ?? name), timeout: timeout, afterRegistering: { [self] id in
             let frame: [UInt8]
             do {
                 frame = try BridgeFrame.encode(.call(id: id, name: name, params: params), maxFrameSize: maxFrameSize)

@@ -18,7 +18,7 @@ extension BridgeError: WaitTimeoutCarrying {
             WaitTimeout(awaited: "the reply to bridge call '\(name)'", timeout: timeout, lastSeen: Self.short(diagnostics))
         case .waitTimedOut(let what, let timeout, let received, _, _):
             WaitTimeout(awaited: what, timeout: timeout, lastSeen: Self.short(received))
-        case .setupFailed, .authenticationFailed, .versionMismatch, .appExited, .connectionLost, .protocolError,
+        case .setupFailed, .noHost, .authenticationFailed, .versionMismatch, .appExited, .connectionLost, .protocolError,
             .unknownName, .remoteError, .undecodable, .unencodable, .closed, .notLaunched:
             nil
         }

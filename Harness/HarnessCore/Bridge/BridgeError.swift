@@ -11,6 +11,10 @@ public enum BridgeError: Error, Sendable, CustomStringConvertible, SourceLocated
     case setupFailed(String)
     /// No app connected to the bridge within the timeout.
     case neverConnected(timeout: Duration, diagnostics: String?)
+    /// The app wrote to its terminal while it had not connected to the bridge: it has no
+    /// harness host, since a host connects before the app's first output (docs/PROTOCOL.md,
+    /// section 5). Known at the first byte, not after a timeout.
+    case noHost(diagnostics: String?)
     /// The app connected but did not say ready within the timeout.
     case notReady(timeout: Duration, diagnostics: String?)
     /// The app's hello had a missing or wrong token (or was not a hello); it was refused.
@@ -67,6 +71,9 @@ public enum BridgeError: Error, Sendable, CustomStringConvertible, SourceLocated
             return "cannot set up the bridge: \(reason)"
         case .neverConnected(let timeout, let diagnostics):
             return "the app never connected to the bridge within \(timeout)" + Self.format(diagnostics)
+        case .noHost(let diagnostics):
+            return "the app wrote to its terminal before connecting to the bridge, so it never will: it links no harness host "
+                + "(a host connects before the app's first output)" + Self.format(diagnostics)
         case .notReady(let timeout, let diagnostics):
             return "the app connected to the bridge but did not say ready within \(timeout)" + Self.format(diagnostics)
         case .authenticationFailed(let reason, let diagnostics):

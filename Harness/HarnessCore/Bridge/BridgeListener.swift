@@ -18,9 +18,9 @@ import HarnessSystem
 /// let app = try await listener.waitForReady(timeout: .seconds(5))
 /// let saved = try await app.spy("database.save", as: [Todo].self).calls
 /// ```
-public final class BridgeListener: Sendable {
+package final class BridgeListener: Sendable {
     /// The private directory holding the socket (mode 0700, removed by ``close()``).
-    public let directory: String
+    package let directory: String
     /// The path of the listening socket.
     public let socketPath: String
     /// The options to launch the app with: the caller's, plus the socket path and the token.
@@ -89,6 +89,15 @@ public final class BridgeListener: Sendable {
     /// future waits and calls fail at once with ``BridgeError/appExited(status:during:diagnostics:)``.
     public func appExited(_ status: String) {
         client.appExited(status)
+    }
+
+    /// Tells the bridge the app wrote its first byte to its terminal; call it on the event loop
+    /// (a session's ``TerminalSession/Configuration/onFirstOutput``). A host connects before
+    /// the app's first output (docs/PROTOCOL.md, section 5): when no connection came and none
+    /// is waiting to be accepted, the app has no host, and pending and future waits fail at
+    /// once with ``BridgeError/noHost(diagnostics:)`` instead of waiting for their timeout.
+    package func appWroteOutput() {
+        if !state.acceptWaitingConnection() { client.appWroteWithoutConnecting() }
     }
 
     /// Closes the connection and the socket and removes the private directory. Idempotent.
@@ -171,6 +180,12 @@ final class ListenerState: Sendable {
             }
             connection.start()
         }
+    }
+
+    /// On the loop: accepts the connection now if one is waiting; whether one came (now or
+    /// before).
+    func acceptWaitingConnection() -> Bool {
+        listener.acceptWaitingConnection()
     }
 
     func close() {

@@ -25,7 +25,7 @@ public final class SpyHandle<T: Decodable>: Sendable {
     /// All values recorded so far, read from the app (`__spy.calls`).
     public var calls: [T] {
         get async throws {
-            let raw = try await bridge.callRaw("__spy.calls", params: Self.params(name))
+            let raw = try await bridge.client.call("__spy.calls", params: Self.params(name), timeout: bridge.defaultTimeout, target: name)
             return try BridgeDecoding.decode(raw, as: [T].self)
         }
     }
@@ -38,7 +38,7 @@ public final class SpyHandle<T: Decodable>: Sendable {
     /// How many values were recorded so far, read from the app (`__spy.count`).
     public var count: Int {
         get async throws {
-            let raw = try await bridge.callRaw("__spy.count", params: Self.params(name))
+            let raw = try await bridge.client.call("__spy.count", params: Self.params(name), timeout: bridge.defaultTimeout, target: name)
             return try BridgeDecoding.decode(raw, as: Int.self)
         }
     }

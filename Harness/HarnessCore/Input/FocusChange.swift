@@ -7,7 +7,7 @@ public enum FocusChange: String, Sendable, Hashable, CaseIterable, CustomStringC
     case out
 
     /// The bytes the program receives.
-    public var bytes: [UInt8] { [0x1b, UInt8(ascii: "["), UInt8(ascii: self == .in ? "I" : "O")] }
+    package var bytes: [UInt8] { [0x1b, UInt8(ascii: "["), UInt8(ascii: self == .in ? "I" : "O")] }
 
     /// `"in"` or `"out"`.
     public var description: String { rawValue }

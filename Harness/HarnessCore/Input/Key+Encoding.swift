@@ -13,7 +13,7 @@ extension Key {
     ///
     /// With kitty flags (what the program pushed, ``TerminalModes/kittyKeyboard``) the key is
     /// encoded as the kitty keyboard protocol says: see ``KittyKeyEncoder``.
-    public func encoded(applicationCursorKeys: Bool = false, kittyFlags: KittyKeyboardFlags = []) throws(KeyError) -> [UInt8] {
+    package func encoded(applicationCursorKeys: Bool = false, kittyFlags: KittyKeyboardFlags = []) throws(KeyError) -> [UInt8] {
         let stroke = stroke
         if case .f(let number) = stroke.base, !(1...12).contains(number) { throw .unsupportedFunctionKey(number) }
         if stroke.isRelease {
@@ -29,19 +29,26 @@ extension Key {
 
     /// The keys that type `text` on the harness's keyboard, one per character: a printable
     /// character is its own key, `\r` and `\n`... are the keys a C0 control byte comes from
-    /// (`\r` Enter, `\t` Tab, ESC Escape, DEL Backspace, `\u{1}` ctrl-a, `\n` ctrl-j, NUL ctrl-space).
+    /// (``init(controlByte:)``: `\u{1}` ctrl-a, `\n` ctrl-j, NUL ctrl-space).
     static func typing(_ text: String) -> [Key] {
         text.map { character in
             guard let ascii = character.asciiValue, ascii < 0x20 || ascii == 0x7f else { return .character(character) }
-            switch ascii {
-            case 0x0d: return .enter
-            case 0x09: return .tab
-            case 0x1b: return .escape
-            case 0x7f: return .backspace
-            case 0x00: return .ctrl(" ")
-            case 0x01...0x1a: return .ctrl(Character(UnicodeScalar(ascii + 0x60)))
-            default: return .ctrl(Character(UnicodeScalar(ascii + 0x40)))  // 0x1c...0x1f: ctrl-\ ] ^ _
-            }
+            return Key(controlByte: ascii)
+        }
+    }
+
+    /// The key a C0 control byte (below 0x20) or DEL comes from: `\r` Enter, `\t` Tab, ESC
+    /// Escape, DEL Backspace, NUL ctrl-space, 0x01...0x1A ctrl-a to ctrl-z (`\n` is ctrl-j),
+    /// 0x1C...0x1F ctrl-\ ] ^ _.
+    package init(controlByte byte: UInt8) {
+        switch byte {
+        case 0x0d: self = .enter
+        case 0x09: self = .tab
+        case 0x1b: self = .escape
+        case 0x7f: self = .backspace
+        case 0x00: self = .ctrl(" ")
+        case 0x01...0x1a: self = .ctrl(Character(UnicodeScalar(byte + 0x60)))
+        default: self = .ctrl(Character(UnicodeScalar(byte + 0x40)))  // 0x1c...0x1f: ctrl-\ ] ^ _
         }
     }
 }

@@ -68,7 +68,7 @@ extension Key {
     public var name: String { stroke.name }
 
     /// Spelled-out key names, for "did you mean" suggestions.
-    public static let commonNames: [String] = Array(namedKeys.keys) + (1...12).map { "f\($0)" }
+    package static let commonNames: [String] = Array(namedKeys.keys) + (1...12).map { "f\($0)" }
         + ["ctrl-c", "ctrl-d", "alt-x", "shift-up", "shift-down", "ctrl-left", "ctrl-right", "alt-enter", "ctrl-enter"]
 }
 

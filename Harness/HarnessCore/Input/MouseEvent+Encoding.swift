@@ -20,7 +20,7 @@ extension MouseEvent {
     /// shift, alt and control (X10 mode sends no modifiers).
     /// - Throws: ``MouseError/reportingOff(gesture:screen:)`` when tracking is off;
     ///   ``MouseError/unencodable(position:encoding:limit:)`` when the cell cannot be written.
-    public func encoded(tracking: MouseTracking, encoding: MouseEncoding) throws(MouseError) -> [UInt8]? {
+    package func encoded(tracking: MouseTracking, encoding: MouseEncoding) throws(MouseError) -> [UInt8]? {
         guard tracking != .off else { throw .reportingOff(gesture: "send \(self)", screen: "") }
         guard let code = buttonCode(tracking: tracking, encoding: encoding) else { return nil }
         // 1-based in the report; checked before adding, so no position can overflow.
@@ -49,7 +49,7 @@ extension MouseEvent {
     }
 
     /// Whether the mode reports this kind of event at all.
-    public func isReported(by tracking: MouseTracking) -> Bool {
+    package func isReported(by tracking: MouseTracking) -> Bool {
         switch (tracking, action) {
         case (.off, _): return false
         case (.x10, .press): return true
@@ -97,7 +97,7 @@ extension MouseEvent {
 extension MouseEncoding {
     /// The largest 1-based column or row the encoding can carry: 223 for legacy bytes
     /// (255 - 32), 2015 for UTF-8 (2047 - 32), no practical limit for SGR and urxvt.
-    public var coordinateLimit: Int {
+    package var coordinateLimit: Int {
         switch self {
         case .legacy: return 255 - 32
         case .utf8: return 2047 - 32

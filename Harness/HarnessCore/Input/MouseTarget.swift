@@ -26,7 +26,7 @@ public enum MouseTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// The cell on `screen`.
     /// - Throws: ``MouseError/textNotFound(text:screen:)`` or ``MouseError/outsideScreen(position:cols:rows:)``.
-    public func position(on screen: ScreenSnapshot) throws(MouseError) -> ScreenPosition {
+    package func position(on screen: ScreenSnapshot) throws(MouseError) -> ScreenPosition {
         switch self {
         case .cell(let row, let col):
             let position = ScreenPosition(row: row, col: col)

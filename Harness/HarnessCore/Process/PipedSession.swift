@@ -209,7 +209,7 @@ public final class PipedSession: Sendable {
     public var configuration: Configuration { core.configuration }
 
     /// The absolute path of the executed file.
-    public var executablePath: String { core.executable }
+    package var executablePath: String { core.executable }
 
     /// The program's process id; also its process group and session id.
     public var pid: Int32 { core.pid }
@@ -219,10 +219,10 @@ public final class PipedSession: Sendable {
 
     /// What was read from the program's standard output so far: all of it, or its last bytes
     /// when it went over the output limit (``Configuration/outputLimit``).
-    public var standardOutputSoFar: Data { core.standardOutputSoFar }
+    package var standardOutputSoFar: Data { core.standardOutputSoFar }
 
     /// What was read from the program's standard error so far (its last bytes past the limit).
-    public var standardErrorSoFar: Data { core.standardErrorSoFar }
+    package var standardErrorSoFar: Data { core.standardErrorSoFar }
 
     /// Runs `handler` once, with what ``waitForExit(timeout:)`` returns, when the program has
     /// exited and both outputs were read to the end (or when ``terminate(grace:)`` ended the
@@ -267,7 +267,7 @@ public final class PipedSession: Sendable {
     }
 
     /// What the test did with this session (its waits), for its trace; empty unless its test is traced.
-    public var journal: SessionJournal { core.journal }
+    package var journal: SessionJournal { core.journal }
 
     private func journalWait(fileID: StaticString, line: UInt, start: Date, problem: String?) {
         core.journal.record(SessionJournal.Entry(

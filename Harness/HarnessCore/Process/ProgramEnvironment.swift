@@ -28,15 +28,15 @@ public enum ProgramEnvironment {
     }
 
     /// The terminal type the emulator implements.
-    public static let terminalType = "xterm-256color"
+    package static let terminalType = "xterm-256color"
     /// The locale every program gets: UTF-8, with C's messages, sorting and formats.
-    public static let locale = "C.UTF-8"
+    package static let locale = "C.UTF-8"
 
     /// Inherited variables the program never sees (unless set explicitly): those that force or
     /// suppress colour, and those that describe the runner's own terminal or multiplexer, which
     /// is not the program's. `TERM`, `COLORTERM`, `LANG`, `LC_*` and `LANGUAGE` are replaced
     /// or removed as well.
-    public static let removedVariables: [String] = [
+    package static let removedVariables: [String] = [
         // Colour on or off, whatever the terminal says.
         "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "NODE_DISABLE_COLORS",
         "PY_COLORS", "PYTHON_COLORS", "ANSI_COLORS_DISABLED", "TTY_COMPATIBLE",
@@ -50,7 +50,7 @@ public enum ProgramEnvironment {
 
     /// Whether an inherited variable is left out (``removedVariables``, the terminal's and the
     /// locale's).
-    public static func isRemoved(_ name: String) -> Bool {
+    package static func isRemoved(_ name: String) -> Bool {
         name == "TERM" || name == "COLORTERM" || name == "LANG" || name == "LANGUAGE" || name.hasPrefix("LC_")
             || removedVariables.contains(name)
     }

@@ -15,7 +15,7 @@ import Foundation
 /// ```sh
 /// HARNESS_OUTPUT_LIMIT=256MiB harness run Tests/Flows
 /// ```
-public enum OutputLimit {
+package enum OutputLimit {
     /// 64 MiB.
     public static let defaultBytes = 64 << 20
     /// The smallest limit accepted (64 KiB): what a failure message and a screen need.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything that went through a session's terminal, with timestamps, for replay and
 /// asciicast export.
-public struct TerminalRecording: Sendable, Equatable {
+package struct TerminalRecording: Sendable, Equatable {
     /// What an event carries.
     public enum EventKind: String, Sendable, Hashable {
         /// Bytes the program wrote.

@@ -54,7 +54,9 @@ extension SessionCore {
     /// it may satisfy.
     private func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         let now = MonotonicClock.nanoseconds()
-        let (matched, checks, responses) = state.withValue { state in
+        let (matched, checks, responses, first) = state.withValue { state in
+            let first = !state.wroteOutput
+            state.wroteOutput = true
             let heldBefore = state.heldFrame
             state.terminal.feed(bytes)
             // Inside one synchronized frame the screen shown does not change: nothing to check.
@@ -69,7 +71,7 @@ extension SessionCore {
             let waitsForOutput = pendingWaits.contains { if case .output = $0.condition.condition { true } else { false } }
             let matched = waitsForOutput ? matchOutputWaiters(&state) : []
             publish(&state)
-            return (matched, checks, responses)
+            return (matched, checks, responses, first)
         }
         // The output, then the answers it asked for: input typed before this output was
         // recorded when it was written, so the log keeps the order things happened in.
@@ -82,6 +84,7 @@ extension SessionCore {
             }
             return flushOutgoing(&channel)
         }
+        if first { configuration.onFirstOutput?() }
         if let askWritable { setWriteInterest(askWritable) }
         configuration.onOutput?(Array(bytes))
         for (waiter, match) in matched { waiter.resume(returning: .output(match)) }

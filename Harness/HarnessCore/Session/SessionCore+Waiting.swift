@@ -157,7 +157,8 @@ extension SessionCore {
             if let status = state.exitStatus {
                 let finalScreen = state.snapshot()
                 let outcome = outcomeAfterExit(
-                    &state, waitCondition, description: registration.description, status: status, finalScreen: finalScreen)
+                    &state, waitCondition, description: registration.description, timeout: registration.timeout, status: status,
+                    finalScreen: finalScreen)
                 publish(&state)
                 return .ended(outcome, finalScreen: finalScreen, status: status, output: outputTail(state))
             }
@@ -187,8 +188,7 @@ extension SessionCore {
             if case .screen(let predicate) = waitCondition {
                 // The caller's predicate runs outside the access to the state.
                 registration.resume(with: predicate(finalScreen) ? .success(.screen(finalScreen)) : .failure(
-                    TerminalSessionError.exitedWhileWaiting(
-                        waitingFor: registration.description, status: status, screen: finalScreen.framed(), output: output)))
+                    Self.exited(registration.description, registration.timeout, status: status, screen: finalScreen, output: output)))
             } else {
                 registration.resume(with: outcome!)
             }
@@ -212,7 +212,7 @@ extension SessionCore {
     /// holds it, else `exitedWhileWaiting`; nil for a screen wait, whose predicate the caller
     /// runs outside the access to the state.
     private func outcomeAfterExit(
-        _ state: inout State, _ waitCondition: WaitCondition, description: String, status: ExitStatus,
+        _ state: inout State, _ waitCondition: WaitCondition, description: String, timeout: Duration?, status: ExitStatus,
         finalScreen: ScreenSnapshot
     ) -> Result<WaitOutcome, any Error>? {
         switch waitCondition {
@@ -227,8 +227,7 @@ extension SessionCore {
                 state.outputCursor = match.range.upperBound
                 return .success(.output(match))
             }
-            return .failure(TerminalSessionError.exitedWhileWaiting(
-                waitingFor: description, status: status, screen: finalScreen.framed(), output: outputTail(state)))
+            return .failure(Self.exited(description, timeout, status: status, screen: finalScreen, output: outputTail(state)))
         }
     }
 
@@ -329,8 +328,8 @@ extension SessionCore {
         let unmatchedOutput = outputTail(state)
         let unmatched = waiters.removeAll { if case .output = $0.condition.condition { true } else { false } }
         for waiter in unmatched {
-            resolutions.append((waiter, .failure(TerminalSessionError.exitedWhileWaiting(
-                waitingFor: waiter.description, status: status, screen: finalScreen.framed(), output: unmatchedOutput))))
+            resolutions.append((waiter, .failure(Self.exited(
+                waiter.description, waiter.timeout, status: status, screen: finalScreen, output: unmatchedOutput))))
         }
         return { [self] in
             for (waiter, result) in resolutions { waiter.resume(with: result) }
@@ -339,8 +338,8 @@ extension SessionCore {
                     waiters.remove(id)?.resume(returning: .screen(finalScreen))
                 } else if let waiter = waiters.remove(id) {
                     let output = self.state.withValue { self.outputTail($0) }
-                    waiter.resume(throwing: TerminalSessionError.exitedWhileWaiting(
-                        waitingFor: waiter.description, status: status, screen: finalScreen.framed(), output: output))
+                    waiter.resume(throwing: Self.exited(
+                        waiter.description, waiter.timeout, status: status, screen: finalScreen, output: output))
                 }
             }
         }
@@ -353,10 +352,18 @@ extension SessionCore {
         let checked = waiter.condition.checked?.screen
         let lastBytes = channel.withLock { $0.tail.last(456) }
         return state.withValue { state in
-            .timeout(
-                waitingFor: waiter.description, after: waiter.timeout ?? .zero,
-                screen: (checked ?? state.snapshot()).framed(), lastBytes: PrintableBytes.escape(PrintableBytes.lastAtBoundary(lastBytes, limit: 200)),
-                output: outputTail(state))
+            .timeout(WaitFailure(
+                awaited: waiter.description, limit: waiter.timeout ?? .zero, screen: checked ?? state.snapshot(),
+                lastBytes: PrintableBytes.escape(PrintableBytes.lastAtBoundary(lastBytes, limit: 200)),
+                output: outputTail(state)))
         }
+    }
+
+    /// What a wait the program's end decided is told: what it awaited and the final screen.
+    private static func exited(
+        _ description: String, _ timeout: Duration?, status: ExitStatus, screen: ScreenSnapshot, output: String
+    ) -> TerminalSessionError {
+        .exitedWhileWaiting(
+            WaitFailure(awaited: description, limit: timeout ?? .zero, screen: screen, lastBytes: "", output: output), status: status)
     }
 }

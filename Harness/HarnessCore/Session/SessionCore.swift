@@ -51,6 +51,8 @@ final class SessionCore: Sendable {
         let responses: Responses
         var size: TerminalSize
         var lastOutputUptime: UInt64
+        /// Whether the program wrote anything yet (``TerminalSession/Configuration/onFirstOutput``).
+        var wroteOutput = false
         /// Set when the child was reaped.
         var reapedStatus: ExitStatus?
         /// Set once the output was drained after the exit: what waits and `exitStatus` see.

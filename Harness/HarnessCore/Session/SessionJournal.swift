@@ -8,7 +8,7 @@ import TerminalEmulator
 /// Every session has one, empty unless its test is traced (``enable()``: an app launched in a
 /// traced test), so an untraced session pays nothing and keeps no screens. The step engine records its own steps here instead
 /// of the waits it makes for them, so a test that mixes steps and direct waits gets one timeline.
-public final class SessionJournal: Sendable {
+package final class SessionJournal: Sendable {
     /// One thing the test did.
     public struct Entry: Sendable {
         /// What it was (`wait for text "Loading…"`, `type "q"`, `expect "Oops"`).
@@ -53,17 +53,10 @@ public final class SessionJournal: Sendable {
     /// The stub servers noted, in order.
     package var stubServers: [any RequestJournal] { state.withLock { $0.servers } }
 
-    /// True while the step engine runs a step: the waits and inputs it makes are its own, the
-    /// step itself is recorded instead.
-    @TaskLocal package static var isMuted = false
-
-    /// True in a traced `with`: a session launched in such a task records (``enable()``).
-    @TaskLocal package static var isRecording = false
-
     /// Records an entry when the session is traced and the step engine is not running a step;
     /// the entry (and its screen) is only made then.
     package func record(_ entry: @autoclosure () -> Entry) {
-        guard !Self.isMuted, isEnabled else { return }
+        guard !TraceSwitch.isInsideStep, isEnabled else { return }
         let entry = entry()
         entries.withLock { $0.append(entry) }
     }
@@ -81,10 +74,10 @@ extension TerminalSessionError {
     /// One line for a timeline: what happened, without the screen (the trace shows it).
     var summary: String {
         switch self {
-        case .timeout(let waitingFor, let after, _, _, _, _):
-            "timed out after \(TerminalSessionError.format(after)) waiting for \(waitingFor)"
-        case .exitedWhileWaiting(let waitingFor, let status, _, _, _):
-            "the program \(status) while waiting for \(waitingFor)"
+        case .timeout(let failure):
+            "timed out after \(TerminalSessionError.format(failure.limit)) waiting for \(failure.awaitedAndMiss)"
+        case .exitedWhileWaiting(let failure, let status):
+            "the program \(status) while waiting for \(failure.awaitedAndMiss)"
         default:
             description.split(separator: "\n").first.map(String.init) ?? description
         }
@@ -94,5 +87,5 @@ extension TerminalSessionError {
 extension TerminalDriving {
     /// What the test did with this session so far: its waits and inputs, and the steps the step
     /// engine ran, in order (for the test's trace).
-    public var journal: SessionJournal { core.journal }
+    package var journal: SessionJournal { core.journal }
 }

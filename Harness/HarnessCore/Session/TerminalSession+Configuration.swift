@@ -30,6 +30,10 @@ extension TerminalSession {
         /// Called on the harness's event loop with every chunk the program writes, in order, after the
         /// screen was updated (`harness record` forwards the output to the user's terminal).
         public var onOutput: (@Sendable ([UInt8]) -> Void)?
+        /// Called once on the harness's event loop when the program's first byte arrives, before
+        /// anything else sees it (the bridge's proof that an app without a connection has no
+        /// host: ``BridgeListener/appWroteOutput()``). The exit is always reported after it.
+        package var onFirstOutput: (@Sendable () -> Void)?
         /// How long a synchronized frame (mode 2026) may stay held before the screen shows the
         /// update anyway, as terminals do (150 ms, like foot and kitty): a program that set the
         /// mode and stalls is not frozen forever. Each release by the limit is a

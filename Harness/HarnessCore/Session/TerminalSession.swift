@@ -49,10 +49,18 @@ public final class TerminalSession: Sendable {
     ///
     /// Throws `TerminalSessionError.executableNotFound` or `.notExecutable` before anything is
     /// spawned when the binary is missing or cannot be executed, and `.launchFailed` when a
-    /// system call fails (including `execve` in the child, reported through a pipe).
-    @_disfavoredOverload
-    public static func launch(_ configuration: Configuration) throws -> TerminalSession {
-        try launchSession(configuration)
+    /// system call fails (including `execve` in the child, reported through a pipe). In a
+    /// traced test (`HARNESS_ARTIFACTS` or `.harnessTrace`, with `Harness` linked) its waits and
+    /// inputs are recorded, and ``terminate(grace:)`` writes the test's timeline.
+    public static func launch(
+        _ configuration: Configuration, filePath: StaticString = #filePath, function: String = #function
+    ) throws -> TerminalSession {
+        let session = try launchSession(configuration)
+        if let hooks = TestFrameworkGlue.hooks(filePath: "\(filePath)", function: function), hooks.isTraced {
+            session.journal.enable()
+            session.onTerminate { session in hooks.finished(session, failure: nil) }
+        }
+        return session
     }
 
     /// ``launch(_:)`` without blocking the caller's thread: the launch runs on the blocking
@@ -97,14 +105,34 @@ public final class TerminalSession: Sendable {
     }
 
     /// Launches the program, runs `body`, and always terminates the program afterwards, also
-    /// when `body` throws.
-    @_disfavoredOverload
+    /// when `body` throws. With `Harness` linked, when the test failed while the session was
+    /// open (`body` threw, or the test recorded a failure), its ``failureArtifacts()``
+    /// (recording, screen as text and SVG) are kept and attached as `TerminalApp.with` keeps an
+    /// app's; a failed wait is reported at its own line; in a traced test the session's waits
+    /// and inputs become the test's timeline.
     public static func withSession<Result>(
         _ configuration: Configuration,
+        filePath: StaticString = #filePath,
+        function: String = #function,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TerminalSession) async throws -> Result
     ) async throws -> Result {
-        try await withReleasing(try await launched(configuration), release: { await $0.terminated() }, body)
+        let session = try await launched(configuration)
+        guard let hooks = TestFrameworkGlue.hooks(filePath: "\(filePath)", function: function) else {
+            return try await withReleasing(session, release: { await $0.terminated() }, body)
+        }
+        if hooks.isTraced { session.journal.enable() }
+        let (outcome, issueRecorded) = await hooks.run(isolation: isolation) { try await body(session) }
+        let failure: String? = switch outcome {
+        case .failure(let error): "\(error)"
+        case .success: issueRecorded ? "the test recorded a failure while the session was open" : nil
+        }
+        if hooks.isTraced { hooks.finished(session, failure: failure) }
+        if failure != nil {
+            HarnessArtifacts.keep(session.failureArtifacts(), filePath: "\(filePath)", function: function, hooks: hooks)
+        }
+        await session.terminated()
+        do { return try outcome.get() } catch { try await CallSiteFailures.rethrowAtItsLine(error) }
     }
 
     // MARK: - State
@@ -113,7 +141,7 @@ public final class TerminalSession: Sendable {
     public var configuration: Configuration { core.configuration }
 
     /// The absolute path of the executed file.
-    public var executablePath: String { core.executable }
+    package var executablePath: String { core.executable }
 
     /// The program's process id; also its process group and session id.
     public var pid: Int32 { core.pid }
@@ -128,10 +156,10 @@ public final class TerminalSession: Sendable {
     /// Everything written and typed so far, with timestamps (for asciicast export): the newest
     /// events up to the output limit (``Configuration/outputLimit``), with the count of the
     /// older ones dropped.
-    public var recording: TerminalRecording { core.recording }
+    package var recording: TerminalRecording { core.recording }
 
     /// The last (up to 4 KiB) raw bytes the program wrote.
-    public var recentOutput: [UInt8] { core.recentOutput }
+    package var recentOutput: [UInt8] { core.recentOutput }
 
     // MARK: - Termination
 
@@ -167,7 +195,7 @@ public final class TerminalSession: Sendable {
     /// What a failure needs to be understood: the recording as asciicast v2 (`recording.cast`),
     /// the last screen as framed text with its style layer and the program's exit status
     /// (`screen.txt`) and as pictures (`screen.svg`, and `screen.png` when GNU Unifont is installed).
-    public func failureArtifacts() -> [HarnessArtifacts.File] {
+    package func failureArtifacts() -> [HarnessArtifacts.File] {
         let screen = screen
         var text = screen.framed()
         let style = ScreenStyleLayer.lines(of: screen)

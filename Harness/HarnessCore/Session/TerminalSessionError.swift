@@ -16,23 +16,19 @@ public enum TerminalSessionError: Error, Sendable, CustomStringConvertible, Sour
     case sessionTerminated
     /// A `waitFor(regex:)` pattern does not compile.
     case invalidRegex(pattern: String, reason: String)
-    /// A wait ran out of time. `screen` is framed so trailing blanks show; `lastBytes` is the
-    /// escaped printable form of the last bytes the program wrote; `output` is the end of the
-    /// printed text after the output cursor (what an output wait could have matched).
-    /// `location` is where the wait was written (set by the public waits; nil inside the core).
-    case timeout(waitingFor: String, after: Duration, screen: String, lastBytes: String, output: String,
-                 location: SourceCodeLocation? = nil)
-    /// The program ended while a wait was pending and neither its final screen nor its output
-    /// satisfies it. `output` is the end of the printed text after the output cursor.
-    case exitedWhileWaiting(waitingFor: String, status: ExitStatus, screen: String, output: String,
-                            location: SourceCodeLocation? = nil)
+    /// A wait ran out of time: what it awaited, the screen it checked last, what that screen
+    /// showed instead, the output and the last bytes (``WaitFailure``).
+    case timeout(WaitFailure)
+    /// The program ended while a wait was pending and neither its final screen
+    /// (`failure.screen`) nor its output satisfies it.
+    case exitedWhileWaiting(WaitFailure, status: ExitStatus)
 
     /// A readable, multi-line explanation including the screen where there is one, after the
     /// place the wait was written when known (`Tests/LoginTests.swift:42: Timed out ...`).
     public var description: String {
         switch self {
-        case .timeout(_, _, _, _, _, let location), .exitedWhileWaiting(_, _, _, _, let location):
-            return Self.prefix(location) + failureMessage
+        case .timeout(let failure), .exitedWhileWaiting(let failure, _):
+            return Self.prefix(failure.location) + failureMessage
         default:
             return failureMessage
         }
@@ -41,7 +37,7 @@ public enum TerminalSessionError: Error, Sendable, CustomStringConvertible, Sour
     /// Where the wait was written, when known (the test framework glue records the failure there).
     public var failureSite: SourceSite? {
         switch self {
-        case .timeout(_, _, _, _, _, let location), .exitedWhileWaiting(_, _, _, _, let location): location?.site
+        case .timeout(let failure), .exitedWhileWaiting(let failure, _): failure.location?.site
         default: nil
         }
     }
@@ -63,38 +59,51 @@ public enum TerminalSessionError: Error, Sendable, CustomStringConvertible, Sour
             return "The terminal session was already terminated"
         case .invalidRegex(let pattern, let reason):
             return "Invalid regular expression \(pattern.debugDescription): \(reason)"
-        case .timeout(let waitingFor, let after, let screen, let lastBytes, let output, _):
+        case .timeout(let failure):
             return """
-                Timed out after \(Self.format(after)) waiting for \(waitingFor).
+                \(failure.timeoutHeadline)\(failure.nearMissDetails.map { "\n" + $0 } ?? "")
                 Screen:
-                \(screen)
+                \(failure.screen.framed())
                 Output since the last output match:
-                \(output)
-                Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)
+                \(failure.output)
+                Last bytes received: \(failure.lastBytes.isEmpty ? "(none)" : failure.lastBytes)
                 """
-        case .exitedWhileWaiting(let waitingFor, let status, let screen, let output, _):
+        case .exitedWhileWaiting(let failure, let status):
             return """
-                The program \(status) while waiting for \(waitingFor).
+                \(failure.exitHeadline(status))\(failure.nearMissDetails.map { "\n" + $0 } ?? "")
                 Last screen:
-                \(screen)
+                \(failure.screen.framed())
                 Output since the last output match:
-                \(output)
+                \(failure.output)
                 """
+        }
+    }
+
+    /// The wait's failure, for a timeout or an exit while waiting.
+    package var waitFailure: WaitFailure? {
+        switch self {
+        case .timeout(let failure), .exitedWhileWaiting(let failure, _): failure
+        default: nil
+        }
+    }
+
+    /// This wait error with its failure changed by `change` (other errors as they are).
+    package func updatingFailure(_ change: (inout WaitFailure) -> Void) -> TerminalSessionError {
+        switch self {
+        case .timeout(var failure):
+            change(&failure)
+            return .timeout(failure)
+        case .exitedWhileWaiting(var failure, let status):
+            change(&failure)
+            return .exitedWhileWaiting(failure, status: status)
+        default:
+            return self
         }
     }
 
     /// This error with the place the wait was written, when it is a wait's error without one.
     func at(_ location: SourceCodeLocation) -> TerminalSessionError {
-        switch self {
-        case .timeout(let waitingFor, let after, let screen, let lastBytes, let output, nil):
-            return .timeout(waitingFor: waitingFor, after: after, screen: screen, lastBytes: lastBytes, output: output,
-                            location: location)
-        case .exitedWhileWaiting(let waitingFor, let status, let screen, let output, nil):
-            return .exitedWhileWaiting(waitingFor: waitingFor, status: status, screen: screen, output: output,
-                                       location: location)
-        default:
-            return self
-        }
+        updatingFailure { if $0.location == nil { $0.location = location } }
     }
 
     /// `"Tests/LoginTests.swift:42: "` (the file as `#fileID` names it), or "" without a location.

@@ -18,7 +18,7 @@ public struct TerminalSize: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(cols)x\(rows)" }
 
     /// The largest accepted dimension, to catch typos such as `800x240000`.
-    public static let maximumDimension = 4096
+    package static let maximumDimension = 4096
 
     /// Parses `COLSxROWS` as flows and asciicast resize events write it (both between 1 and
     /// ``maximumDimension``); nil when malformed.

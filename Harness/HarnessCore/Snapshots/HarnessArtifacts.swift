@@ -7,7 +7,7 @@ import Foundation
 /// package holding the test file (the nearest folder above it with a `Package.swift`).
 public enum HarnessArtifacts {
     /// The environment variable naming the artifacts folder.
-    public static let environmentVariable = "HARNESS_ARTIFACTS"
+    package static let environmentVariable = "HARNESS_ARTIFACTS"
 
     /// The artifacts folder for tests in `testFile`.
     public static func directory(
@@ -24,7 +24,7 @@ public enum HarnessArtifacts {
     }
 
     /// The nearest folder at or above `path`'s folder that holds a `Package.swift`, or `nil`.
-    public static func packageRoot(containing path: String) -> URL? {
+    package static func packageRoot(containing path: String) -> URL? {
         var folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
         while true {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
@@ -39,7 +39,7 @@ public enum HarnessArtifacts {
     /// One file the harness keeps for a failed test: its name in the test's artifacts folder
     /// (`screen.txt`, `screen.svg`, `recording.cast`, `events.json`) and its bytes. The same
     /// values are written to the folder and attached to the test (`swift test --attachments-path`).
-    public struct File: Sendable, Equatable {
+    package struct File: Sendable, Equatable {
         /// The file's name, with its extension.
         public let name: String
         /// The file's contents.
@@ -55,7 +55,7 @@ public enum HarnessArtifacts {
 
     /// Writes `files` into `folder` (created if needed) and returns the folder.
     @discardableResult
-    public static func write(_ files: [File], to folder: URL) throws -> URL {
+    package static func write(_ files: [File], to folder: URL) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for file in files {
             try file.contents.write(to: folder.appendingPathComponent(file.name))
@@ -76,7 +76,7 @@ public enum HarnessArtifacts {
 
     /// The folder of one test's failure artifacts: `<artifacts>/<TestFile>/<test>/`, where
     /// `<TestFile>` is `filePath`'s base name and `<test>` is `function` up to its `(`.
-    public static func folder(
+    package static func folder(
         forTestFile filePath: String,
         function: String,
         environment: [String: String] = ProcessInfo.processInfo.environment

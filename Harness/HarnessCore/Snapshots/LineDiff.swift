@@ -14,7 +14,7 @@
 /// ```
 public enum LineDiff {
     /// One line of an edit script.
-    public enum Edit: Equatable, Sendable {
+    package enum Edit: Equatable, Sendable {
         /// A line present in both texts: its index in the reference and in the actual text.
         case same(reference: Int, actual: Int)
         /// A reference line that is not in the actual text.
@@ -25,10 +25,10 @@ public enum LineDiff {
 
     /// Beyond this many differing lines the script is no longer searched for the shortest one:
     /// the differing middle is shown as removed, then inserted (bounded time and memory).
-    public static let maximumEditDistance = 1000
+    package static let maximumEditDistance = 1000
 
     /// The shortest edit script turning `reference` into `actual`, line by line, in order.
-    public static func edits(reference: [Substring], actual: [Substring]) -> [Edit] {
+    package static func edits(reference: [Substring], actual: [Substring]) -> [Edit] {
         // Common prefix and suffix first: cheap, and what is left is usually small.
         var prefix = 0
         while prefix < reference.count, prefix < actual.count, reference[prefix] == actual[prefix] { prefix += 1 }

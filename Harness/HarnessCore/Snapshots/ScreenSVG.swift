@@ -16,13 +16,13 @@ import TerminalEmulator
 /// ```
 public enum ScreenSVG {
     /// A cell's width in pixels.
-    public static let cellWidth = 9
+    package static let cellWidth = 9
     /// A cell's height in pixels.
-    public static let cellHeight = 18
+    package static let cellHeight = 18
     /// The font size in pixels.
-    public static let fontSize = 15
+    package static let fontSize = 15
     /// From a cell's top to the baseline of its text, in pixels.
-    public static let baseline = 14
+    package static let baseline = 14
 
     /// The SVG document for `snapshot`, in `palette`'s colors (default: those of the snapshot's
     /// theme, ``TerminalPalette/init(theme:)``).
@@ -167,7 +167,7 @@ public enum ScreenSVG {
 
     /// `text` safe inside an XML element or attribute: markup characters escaped, characters
     /// XML 1.0 forbids (most control characters) replaced by U+FFFD.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         TextEscaping.map(text) { scalar in
             if let entity = TextEscaping.xmlEntity(scalar, quotes: true) { return entity }
             let value = scalar.value

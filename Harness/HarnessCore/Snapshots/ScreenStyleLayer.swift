@@ -10,7 +10,7 @@ import TerminalEmulator
 /// Colors are named for the 16 basic ones (`red`, `bright-blue`), numbered for the 256-color
 /// palette (`fg=208`) and in hex for truecolor (`fg=#ff8700`). The right half of a wide
 /// character belongs to the run of its left half.
-public enum ScreenStyleLayer {
+package enum ScreenStyleLayer {
     /// The layer's lines, top to bottom, left to right; empty when the whole screen is plain.
     public static func lines(of screen: ScreenSnapshot) -> [String] {
         runs(of: screen).map { run in

@@ -4,7 +4,7 @@ extension SnapshotMask {
     /// `screen` with every mask applied in order: masked cells show the mask's fill and keep their
     /// attributes; a wide character counts as two cells, and a half of one outside the mask becomes
     /// a blank so every row keeps its width.
-    public static func apply(_ masks: [SnapshotMask], to screen: ScreenSnapshot) throws(SnapshotError) -> ScreenSnapshot {
+    package static func apply(_ masks: [SnapshotMask], to screen: ScreenSnapshot) throws(SnapshotError) -> ScreenSnapshot {
         guard !masks.isEmpty else { return screen }
         var cells = screen.cells
         for mask in masks {

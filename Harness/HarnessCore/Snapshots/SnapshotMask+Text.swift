@@ -3,7 +3,7 @@ import TerminalEmulator
 extension SnapshotMask {
     /// `text` with every mask applied in order: regex matches and region characters replaced by
     /// the mask's fill, one fill per character; newlines are kept.
-    public static func apply(_ masks: [SnapshotMask], to text: String) throws(SnapshotError) -> String {
+    package static func apply(_ masks: [SnapshotMask], to text: String) throws(SnapshotError) -> String {
         var text = text
         for mask in masks {
             switch mask {

@@ -25,12 +25,12 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConv
     case never
 
     /// The environment variable that sets the mode.
-    public static let environmentVariable = "HARNESS_RECORD"
+    package static let environmentVariable = "HARNESS_RECORD"
 
     /// The mode `environment` asks for: `HARNESS_RECORD` when set and not empty, otherwise
     /// `never` when `CI` or Bazel's `TEST_SRCDIR` is set, otherwise `missing`.
     /// - Throws: ``SnapshotError/invalidRecordMode(_:)`` for an unknown value.
-    public static func fromEnvironment(
+    package static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(SnapshotError) -> SnapshotRecordMode {
         if let value = environment[environmentVariable], !value.isEmpty {
@@ -45,7 +45,7 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConv
     }
 
     /// The variable Bazel sets for every test it runs (the runfiles' root).
-    public static let bazelTestVariable = "TEST_SRCDIR"
+    package static let bazelTestVariable = "TEST_SRCDIR"
 
     /// The mode's name, as `HARNESS_RECORD` spells it.
     public var description: String { rawValue }

@@ -29,10 +29,11 @@ extension TerminalDriving {
                     seen = try await waitFor(
                         description, timeout: max(window, .zero), fileID: fileID, filePath: filePath, line: line, column: column,
                         where: { [seen] in !$0.showsSame(as: seen, in: area) })
-                } catch TerminalSessionError.timeout(_, _, let screen, let lastBytes, let output, let location) {
+                } catch TerminalSessionError.timeout(var failure) {
                     if window >= quietFor { return self.screen }
-                    throw TerminalSessionError.timeout(
-                        waitingFor: description, after: limit, screen: screen, lastBytes: lastBytes, output: output, location: location)
+                    failure.awaited = description
+                    failure.limit = limit
+                    throw TerminalSessionError.timeout(failure)
                 } catch TerminalSessionError.exitedWhileWaiting {
                     return self.screen  // the final screen: nothing changes any more
                 }

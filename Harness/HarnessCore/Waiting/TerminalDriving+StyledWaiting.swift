@@ -90,28 +90,12 @@ extension TerminalDriving {
                     })
             } catch let error as TerminalSessionError {
                 guard let miss = lastMiss.withLock({ $0 }) else { throw error }
-                throw error.waitingFor(query.description + "; instead " + miss)
+                throw error.updatingFailure { $0.nearMiss = "instead " + miss }
             }
         }
         if case .matched(let match) = query.verdict(on: screen) {
             core.advanceScreenHorizon(to: screen.scrolledOffCount + match.position.row)
         }
         return screen
-    }
-}
-
-extension TerminalSessionError {
-    /// This wait error with another description of what it waited for.
-    func waitingFor(_ description: String) -> TerminalSessionError {
-        switch self {
-        case let .timeout(_, after, screen, lastBytes, output, location):
-            return .timeout(waitingFor: description, after: after, screen: screen, lastBytes: lastBytes, output: output,
-                            location: location)
-        case let .exitedWhileWaiting(_, status, screen, output, location):
-            return .exitedWhileWaiting(waitingFor: description, status: status, screen: screen, output: output,
-                                       location: location)
-        default:
-            return self
-        }
     }
 }

@@ -20,7 +20,7 @@ extension TerminalDriving {
     ) async throws -> ScreenSnapshot {
         let scan = ScrolledLineScan(horizon: core.currentScreenHorizon)
         let description = "text \(text.debugDescription)"
-        let screen = try await withScrollbackNearMiss(description, filePath, { scrollbackNearMiss(text: text) }) {
+        let screen = try await withScrollbackNearMiss(filePath, { scrollbackNearMiss(text: text) }) {
             try await waitFor(
                 description, timeout: timeout,
                 fileID: fileID, filePath: filePath, line: line, column: column,
@@ -45,7 +45,7 @@ extension TerminalDriving {
         let expression = try CompiledRegex(lines: pattern).within(timeout ?? core.defaultTimeout)
         let horizon = core.currentScreenHorizon
         let description = "regex /\(pattern)/"
-        let screen = try await withScrollbackNearMiss(description, filePath, { scrollbackNearMiss(regex: pattern) }) {
+        let screen = try await withScrollbackNearMiss(filePath, { scrollbackNearMiss(regex: pattern) }) {
             try await waitFor(
                 description, timeout: timeout,
                 fileID: fileID, filePath: filePath, line: line, column: column,
@@ -65,14 +65,14 @@ extension TerminalDriving {
     /// where, as a flow's `expect` does. A failure is reported at the wait's line when nothing
     /// around it reports it (``CallSiteFailures``).
     private func withScrollbackNearMiss(
-        _ description: String, _ filePath: StaticString, _ nearMiss: () -> String?, _ wait: () async throws -> ScreenSnapshot
+        _ filePath: StaticString, _ nearMiss: () -> String?, _ wait: () async throws -> ScreenSnapshot
     ) async throws -> ScreenSnapshot {
         try await CallSiteFailures.reporting("\(filePath)") {
             do {
                 return try await wait()
             } catch let error as TerminalSessionError {
-                guard case .timeout = error, let note = nearMiss() else { throw error }
-                throw error.waitingFor(description + "; " + note)
+                guard error.waitFailure != nil, let note = nearMiss() else { throw error }
+                throw error.updatingFailure { $0.nearMiss = note }
             }
         }
     }

@@ -4,8 +4,9 @@ import HarnessWire
 extension FlowRun {
     /// Why a flow's launch failed when its program's bridge did not come up, said for a flow.
     ///
-    /// The rule: the program exited before its bridge said ready (known at once), or it never
-    /// connected to the bridge within the launch's wait for it (it links no harness host). The
+    /// The rule: the program exited before its bridge said ready, or it wrote to its terminal
+    /// without having connected (a host connects before the first output: it links none), both
+    /// known at once; or it never connected within the launch's wait for it (it wrote nothing). The
     /// message names the flow's first bridge line and what a flow can do about it; the Swift
     /// advice of ``BridgeError`` (`launch.launchProtocol`) does not apply to a flow.
     func bridgeLaunchFailure(_ error: BridgeError, executable: String, carrier: LaunchCarrier) -> FlowStepFailure {
@@ -28,6 +29,10 @@ extension FlowRun {
         case .neverConnected(let timeout, let found):
             problem = "\(line) needs the bridge, but \(executable) never connected to it within \(FlowDurationParser.format(timeout)): "
                 + "it links no harness host"
+            diagnostics = found
+        case .noHost(let found):
+            problem = "\(line) needs the bridge, but \(executable) wrote to its terminal and never connected to it: "
+                + "a harness host connects before the program's first output, so it runs none (its screen shows what it wrote)"
             diagnostics = found
         case .appExited(let status, _, let found):
             problem = "\(executable) \(status) before its bridge was ready (\(line) needs the bridge)"

@@ -16,10 +16,7 @@ extension FlowRun {
         do {
             try await session.waitFor("the screen to stop showing \(pattern)\(place)", timeout: limit) { !shows($0) }
         } catch {
-            if case TerminalSessionError.exitedWhileWaiting(_, let status, _, _, _) = error {
-                throw FlowStepFailure("the program \(status) and its last screen still shows it\(place)")
-            }
-            throw Self.waitFailure(error, what: "the screen still showed it\(place)", limit: limit)
+            throw Self.waitFailure(error)
         }
     }
 

@@ -9,7 +9,7 @@ extension FlowRun {
     package func launch() async throws {
         let launch = try prepareLaunch()
         do {
-            app = try await TerminalApp.launch(launch)
+            app = try await TerminalApp.launchApp(launch)
         } catch let failure as FlowStepFailure {
             throw failure
         } catch let error as BridgeError {

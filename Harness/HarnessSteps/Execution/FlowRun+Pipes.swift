@@ -15,7 +15,7 @@ extension FlowRun {
         case nil: .empty
         }
         do {
-            pipedApp = try PipedApp.launch(launch, standardInput: input)
+            pipedApp = try PipedApp.launchApp(launch, standardInput: input)
         } catch {
             throw FlowStepFailure("could not launch \(launch.executable)", details: "\(error)", showsScreen: false)
         }

@@ -12,12 +12,8 @@ extension FlowRun {
         let session = try session
         do {
             try await session.waitForCommand(timeout: limit)
-        } catch TerminalSessionError.exitedWhileWaiting(_, let status, _, _, _) {
-            throw FlowStepFailure("the program \(status) before a command finished")
         } catch {
-            let failure = Self.waitFailure(error, what: "no command finished", limit: limit)
-            throw FlowStepFailure(failure.problem + "; " + session.commandWaitState, details: failure.details,
-                                  showsScreen: failure.showsScreen)
+            throw Self.waitFailure(error)
         }
     }
 
@@ -35,70 +31,18 @@ extension FlowRun {
 
     // MARK: - expect-title, expect-clipboard
 
-    /// `expect-title`: waits until the title is exactly the text, or the regex matches it. A
-    /// timeout names the title of the last screen the wait checked, not a newer one.
-    package func expectTitle(_ pattern: FlowTextPattern, within limit: Duration) async throws {
+    /// `expect-title` (`value` `.title`) and `expect-clipboard` (`.clipboard`): the Swift wait
+    /// `waitFor(title:)`/`waitFor(clipboard:)` and its message, at the step's line.
+    package func expect(_ value: ReportedValue, _ pattern: FlowTextPattern, within limit: Duration) async throws {
         let session = try session
-        let matches = try Self.matcher(pattern, within: limit)
-        let checked = Locked(session.screen.title)
         do {
-            try await session.waitFor(Self.awaited(pattern, "the title", regexPrefix: "a title matching"), timeout: limit) { screen in
-                checked.withLock { $0 = screen.title }
-                return matches(screen.title)
+            switch pattern {
+            case .text(let text): try await session.waitFor(value, .text(text), timeout: limit, location: SourceCodeLocation())
+            case .regex(let regex): try await session.waitFor(value, .regex(regex), timeout: limit, location: SourceCodeLocation())
             }
         } catch {
-            let title = checked.withLock { $0 }
-            throw Self.reportedFailure(error, what: "the title never became it", limit: limit,
-                                       seen: title.isEmpty ? "the program set no title" : "the title is \(title.debugDescription)")
+            throw FlowStepFailure(Self.waitFailure(error).problem, showsScreen: false)
         }
-    }
-
-    /// `expect-clipboard`: waits until the program's last clipboard write (OSC 52) is exactly
-    /// the text, or the regex matches it. A timeout names the writes of the last screen the
-    /// wait checked.
-    package func expectClipboard(_ pattern: FlowTextPattern, within limit: Duration) async throws {
-        let session = try session
-        let matches = try Self.matcher(pattern, within: limit)
-        let checked = Locked(session.screen.clipboardWrites.suffix(3).map(\.text))
-        do {
-            try await session.waitFor(Self.awaited(pattern, "the clipboard", regexPrefix: "a clipboard write matching"), timeout: limit) { screen in
-                checked.withLock { $0 = screen.clipboardWrites.suffix(3).map(\.text) }
-                return screen.clipboard.map(matches) ?? false
-            }
-        } catch {
-            let writes = checked.withLock { $0 }.map(\.debugDescription)
-            throw Self.reportedFailure(error, what: "the clipboard never held it", limit: limit,
-                                       seen: writes.isEmpty ? "the program wrote nothing to the clipboard (OSC 52)"
-                                           : "its last writes: " + writes.joined(separator: ", "))
-        }
-    }
-
-    /// What a wait on `pattern` is waiting for: `the title "x"`, `a title matching /x/`.
-    package static func awaited(_ pattern: FlowTextPattern, _ subject: String, regexPrefix: String) -> String {
-        switch pattern {
-        case .text(let text): "\(subject) \(text.debugDescription)"
-        case .regex(let regex): "\(regexPrefix) /\(regex)/"
-        }
-    }
-
-    /// Exact text, or a regex matched as the screen's lines are, giving up (no match) after
-    /// `limit`, the wait's own: a pattern that backtracks ends the wait at its timeout.
-    package static func matcher(_ pattern: FlowTextPattern, within limit: Duration) throws -> @Sendable (String) -> Bool {
-        switch pattern {
-        case .text(let text): return { $0 == text }
-        case .regex(let regex):
-            let compiled = try CompiledRegex(lines: regex).within(limit)
-            return { compiled.matches($0) }
-        }
-    }
-
-    /// A failed wait on what the program reports: `what within 5s; seen`, without the last bytes.
-    package static func reportedFailure(_ error: any Error, what: String, limit: Duration, seen: String) -> FlowStepFailure {
-        if case TerminalSessionError.exitedWhileWaiting(_, let status, _, _, _) = error {
-            return FlowStepFailure("the program \(status); \(seen)", showsScreen: false)
-        }
-        let failure = waitFailure(error, what: what, limit: limit)
-        return FlowStepFailure(failure.problem + "; " + seen, showsScreen: false)
     }
 
     // MARK: - expect-not ... for, wait-stable ... in
@@ -127,7 +71,7 @@ extension FlowRun {
         do {
             try await session.waitUntilStable(quietFor: quiet, in: area, timeout: limit)
         } catch {
-            throw Self.waitFailure(error, what: "the screen kept changing in \(area)", limit: limit)
+            throw Self.waitFailure(error)
         }
     }
 }

@@ -21,30 +21,7 @@ extension FlowRun {
         do {
             try await session.waitFor(query, timeout: limit, location: SourceCodeLocation())
         } catch {
-            var what = "the screen never showed it"
-            if let area { what += " in \(area)" }
-            if let style { what += " styled \(style)" }
-            var failure = Self.waitFailure(error, what: what, limit: limit)
-            if case TerminalSessionError.exitedWhileWaiting(_, let status, _, _, _) = error {
-                failure = FlowStepFailure("the program \(status) and its last screen does not show it"
-                    + (area.map { " in \($0)" } ?? "") + (style.map { " styled \($0)" } ?? ""))
-            }
-            // What the last screen the wait checked showed instead (the wait says it in its
-            // description); the screen now only when the wait checked none.
-            let checkedMiss = Self.awaited(by: error).flatMap { awaited -> String? in
-                let prefix = query.description + "; instead "
-                return awaited.hasPrefix(prefix) ? String(awaited.dropFirst(prefix.count)) : nil
-            }
-            let lastScreen = session.screen
-            if let instead = checkedMiss ?? query.explanation(of: query.verdict(on: lastScreen), on: lastScreen) {
-                // The first line goes on the problem's line, the cells that differ below it.
-                let lines = instead.split(separator: "\n", maxSplits: 1).map(String.init)
-                let details = ([lines.count > 1 ? lines[1] : nil, failure.details] as [String?]).compactMap { $0 }
-                failure = FlowStepFailure(failure.problem + "; instead " + lines[0],
-                                          details: details.isEmpty ? nil : details.joined(separator: "\n"),
-                                          showsScreen: failure.showsScreen, checkedScreen: failure.checkedScreen)
-            }
-            throw failure
+            throw Self.waitFailure(error)
         }
     }
 
@@ -59,16 +36,7 @@ extension FlowRun {
             case (.regex(let regex), true): try await session.waitForOutput(regex: regex, timeout: limit)
             }
         } catch {
-            let what = onOutput ? "the program never printed it" : "the screen never showed it"
-            var failure = Self.waitFailure(error, what: what, limit: limit, output: onOutput)
-            if !onOutput, !(error is CancellationError) {
-                let nearMiss = switch pattern {
-                case .text(let text): session.scrollbackNearMiss(text: text)
-                case .regex(let regex): session.scrollbackNearMiss(regex: regex)
-                }
-                if let nearMiss { failure.problem += "; " + nearMiss }
-            }
-            throw failure
+            throw Self.waitFailure(error, output: onOutput)
         }
     }
 
@@ -86,7 +54,7 @@ extension FlowRun {
         do {
             try await session.waitUntilStable(quietFor: quiet, timeout: limit)
         } catch {
-            throw Self.waitFailure(error, what: "the screen kept changing", limit: limit)
+            throw Self.waitFailure(error)
         }
     }
 
@@ -132,36 +100,26 @@ extension FlowRun {
         return (hit > 3 ? "…\n" : "") + shown.joined(separator: "\n") + (hit + 4 < lines.count ? "\n…" : "")
     }
 
-    /// A session wait error as a step failure (the framed screen is added by the caller).
-    /// With `output`, the details show what was printed after the output cursor (what the wait
-    /// could have matched); otherwise the last bytes received.
-    package static func waitFailure(_ error: any Error, what: String, limit: Duration, output: Bool = false) -> FlowStepFailure {
+    /// A session wait error as a step failure: the Swift wait's first line (the same message
+    /// in both front ends), the near miss's further lines, then, with `output`, what was printed
+    /// after the output cursor (what the wait could have matched), else the last bytes received.
+    /// The framed screen is added by the caller.
+    package static func waitFailure(_ error: any Error, output: Bool = false) -> FlowStepFailure {
         switch error {
-        case TerminalSessionError.timeout(_, _, let screen, let lastBytes, let printed, _):
-            let details = output
-                ? "Output since the last output match:\n\(printed)"
-                : "Last bytes received: \(lastBytes.isEmpty ? "(none)" : lastBytes)"
-            return FlowStepFailure("\(what) within \(FlowDurationParser.format(limit))", details: details,
-                                   checkedScreen: screen)
-        case TerminalSessionError.exitedWhileWaiting(_, let status, _, let printed, _):
-            if output {
-                return FlowStepFailure("the program \(status) without printing it",
-                                       details: "Output since the last output match:\n\(printed)")
-            }
-            return FlowStepFailure("the program \(status) and its last screen does not show it")
+        case TerminalSessionError.timeout(let failure):
+            let received = output
+                ? "Output since the last output match:\n\(failure.output)"
+                : "Last bytes received: \(failure.lastBytes.isEmpty ? "(none)" : failure.lastBytes)"
+            return FlowStepFailure(failure.timeoutHeadline, details: [failure.nearMissDetails, received].compactMap { $0 }.joined(separator: "\n"),
+                                   checkedScreen: failure.screen.framed())
+        case TerminalSessionError.exitedWhileWaiting(let failure, let status):
+            let printed = output ? "Output since the last output match:\n\(failure.output)" : nil
+            let details = [failure.nearMissDetails, printed].compactMap { $0 }
+            return FlowStepFailure(failure.exitHeadline(status), details: details.isEmpty ? nil : details.joined(separator: "\n"))
         case let failure as FlowStepFailure:
             return failure
         default:
             return FlowStepFailure("\(error)")
-        }
-    }
-
-    /// What a session wait error says it waited for.
-    package static func awaited(by error: any Error) -> String? {
-        switch error {
-        case TerminalSessionError.timeout(let waitingFor, _, _, _, _, _): waitingFor
-        case TerminalSessionError.exitedWhileWaiting(let waitingFor, _, _, _, _): waitingFor
-        default: nil
         }
     }
 
@@ -231,7 +189,7 @@ extension FlowRun {
             var failure = Self.snapshotFailure(message)
             if settled {
                 if failure.problem.hasSuffix(".") { failure.problem.removeLast() }
-                failure.problem += " (the screen had settled: nothing written for \(Self.snapshotSettle))"
+                failure.problem += " (the screen had settled: \(Self.settledMeaning))"
             }
             throw failure
         }
@@ -257,7 +215,7 @@ extension FlowRun {
         do {
             _ = try await session.waitFor(description, timeout: timeout, where: predicate)
         } catch {
-            throw Self.waitFailure(error, what: "the screen never satisfied it", limit: timeout)
+            throw Self.waitFailure(error)
         }
     }
 
@@ -276,7 +234,7 @@ extension FlowRun {
         do {
             status = try await session.waitForExit(timeout: timeout)
         } catch {
-            throw Self.waitFailure(error, what: "the program did not exit", limit: timeout)
+            throw Self.waitFailure(error)
         }
         let actual: Int32
         switch status {

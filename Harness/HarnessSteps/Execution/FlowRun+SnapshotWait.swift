@@ -1,13 +1,18 @@
 import HarnessCore
+import HarnessSystem
 import TerminalEmulator
 
 extension FlowRun {
-    /// How long the program must write nothing for a snapshot that differs to fail before
-    /// the timeout: its screen has settled, so waiting longer would show the same screen.
+    /// How long the program must write nothing, with nothing else under way, for a snapshot
+    /// that differs to fail before the timeout.
     static let snapshotSettle = Duration.milliseconds(500)
 
+    /// What "the screen had settled" means, as a failure says it.
+    static let settledMeaning = "no stub answer pending, the program's processes asleep, "
+        + "nothing written for \(FlowDurationParser.format(snapshotSettle))"
+
     /// The screen a snapshot step compares: the first whose `render` equals `expected`, or the
-    /// screen once the program wrote nothing for ``snapshotSettle`` (it still differs: the step
+    /// screen once it has settled (``settledScreen(_:server:limit:)``: it still differs, so the step
     /// fails now, not after the whole timeout), or the screen at the timeout. `settled` says
     /// whether the wait ended because the screen settled while differing.
     func snapshotScreen(
@@ -15,14 +20,35 @@ extension FlowRun {
         render: @escaping @Sendable (ScreenSnapshot) -> String
     ) async -> (screen: ScreenSnapshot, settled: Bool) {
         let limit = timeout
+        let server = stubServer as? any FlowStubServer
         let screen = await withTaskGroup(of: ScreenSnapshot?.self) { group in
             group.addTask { try? await session.waitFor("the snapshot \(name)", timeout: limit) { render($0) == expected } }
-            group.addTask { try? await session.waitUntilStable(quietFor: Self.snapshotSettle, timeout: limit) }
+            group.addTask { await Self.settledScreen(session, server: server, limit: limit) }
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
         }
         guard let screen else { return (session.screen, false) }
         return (screen, render(screen) != expected)
+    }
+
+    /// The screen once nothing can change it without the flow: no request to the flow's stub
+    /// server (`server`) is waiting for its answer (a `delay` is under way), then none of the program's
+    /// processes is running or runnable (`/proc` on Linux: a program computing silently is not
+    /// done), and the program wrote nothing for ``snapshotSettle``. Each is evidence, checked in
+    /// that order after a quiet period; a pending answer is awaited (the server says when the
+    /// last is sent), a busy process gets another quiet period. Nil when the task is cancelled
+    /// or a wait ends otherwise; the snapshot's own wait, with the step's timeout, bounds it.
+    static func settledScreen(_ session: TerminalSession, server: (any FlowStubServer)?, limit: Duration) async -> ScreenSnapshot? {
+        while !Task.isCancelled {
+            guard let screen = try? await session.waitUntilStable(quietFor: Self.snapshotSettle, timeout: limit) else { return nil }
+            if let server, server.pendingAnswerCount > 0 {
+                await server.waitUntilNoPendingAnswer()
+                continue
+            }
+            if session.exitStatus == nil, !Posix.busyMembers(ofSession: session.pid).isEmpty { continue }
+            return screen
+        }
+        return nil
     }
 }

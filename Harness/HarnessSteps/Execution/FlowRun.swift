@@ -101,7 +101,7 @@ package final class FlowRun {
     package func execute() async -> AttemptOutcome {
         // The waits and inputs a step makes are the step's: the session's journal records the
         // step (when it records anything), not them.
-        await SessionJournal.$isMuted.withValue(true) { await executeSteps() }
+        await TraceSwitch.$isInsideStep.withValue(true) { await executeSteps() }
     }
 
     private func executeSteps() async -> AttemptOutcome {
@@ -182,7 +182,7 @@ package final class FlowRun {
             do {
                 try await body(app)
             } catch let error as TerminalSessionError {
-                throw Self.waitFailure(error, what: "it did not happen", limit: timeout)
+                throw Self.waitFailure(error)
             } catch {
                 throw FlowStepFailure("\(error)")
             }
@@ -192,7 +192,7 @@ package final class FlowRun {
             do {
                 problem = try await body(app)
             } catch let error as TerminalSessionError {
-                throw Self.waitFailure(error, what: "it did not happen", limit: timeout)
+                throw Self.waitFailure(error)
             } catch {
                 throw FlowStepFailure("\(error)")
             }
@@ -280,9 +280,9 @@ package final class FlowRun {
         case .commandStatus(let status):
             try commandStatus(status)
         case .expectTitle(let pattern, let within):
-            try await expectTitle(pattern, within: within ?? timeout)
+            try await expect(.title, pattern, within: within ?? timeout)
         case .expectClipboard(let pattern, let within):
-            try await expectClipboard(pattern, within: within ?? timeout)
+            try await expect(.clipboard, pattern, within: within ?? timeout)
         case .call(let name, let params, let expected):
             try await call(name, params: params, expected: expected)
         case .probe(let name, let expected):

@@ -18,4 +18,11 @@ public protocol FlowStubServer: RequestJournal {
     /// The lines a failure adds about the requests no route matched: each request and the
     /// closest routes with how they differ. Empty when every request matched.
     var unmatchedRequestLines: [String] { get }
+
+    /// How many requests were received and are not answered in full yet (a delayed answer
+    /// counts until it is sent; a hang does not): while one is, the screen has not settled.
+    var pendingAnswerCount: Int { get }
+
+    /// Returns once no answer is pending, or when the task is cancelled; event driven.
+    func waitUntilNoPendingAnswer() async
 }

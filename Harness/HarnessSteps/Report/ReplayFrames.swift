@@ -18,7 +18,7 @@ public enum ReplayFrames {
     ///   - boundaries: times (same origin) at which the screen is always taken, e.g. step ends.
     ///   - minimumGap: the shortest time between two frames otherwise (1/30 s by default).
     ///   - limit: at most this many frames; a longer recording takes them further apart.
-    public static func frames(of recording: TerminalRecording, boundaries: [Double] = [], minimumGap: Double = 1.0 / 30,
+    package static func frames(of recording: TerminalRecording, boundaries: [Double] = [], minimumGap: Double = 1.0 / 30,
                               limit: Int = 600) -> [(time: Double, screen: ScreenSnapshot)] {
         // Inputs are kept as boundaries: they are timed by the same clock as the output, where
         // step boundaries come from the flow's clock and, on a loaded machine, may land after

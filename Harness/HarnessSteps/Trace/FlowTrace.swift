@@ -100,10 +100,10 @@ public struct FlowTrace: Sendable {
     /// The bridge's events and spy records, in arrival order.
     public var messages: [Message]
     /// The session's recording (for the replay), when the app ran in a terminal.
-    public var recording: TerminalRecording?
+    package var recording: TerminalRecording?
 
     /// Creates a trace.
-    public init(path: String, attempt: Int, startDate: Date, duration: Double, steps: [Step] = [],
+    package init(path: String, attempt: Int, startDate: Date, duration: Double, steps: [Step] = [],
                 requests: [Request] = [], messages: [Message] = [], recording: TerminalRecording? = nil) {
         self.path = path
         self.attempt = attempt

@@ -14,6 +14,8 @@ package final class UnixListener: Sendable {
         /// The listening socket was closed (or handed to the loop to close) and its file removed.
         var released = false
         var watch: EventLoop.Watch?
+        /// What gets the connection (kept for ``acceptWaitingConnection()``).
+        var onAccept: (@Sendable (Result<Int32, SystemError>) -> Void)?
     }
 
     private let listenFD: Int32
@@ -41,6 +43,7 @@ package final class UnixListener: Sendable {
         state.withLock { state in
             guard !state.started, !state.closed else { return }
             state.started = true
+            state.onAccept = onAccept
             // Under the lock: a close after this finds the watch to remove.
             state.watch = loop.watch(listenFD, for: .readable) { [self] _ in acceptReady(onAccept) }
         }
@@ -52,12 +55,23 @@ package final class UnixListener: Sendable {
         release()
     }
 
+    /// On the loop: accepts the connection now if one is waiting, without waiting for the loop
+    /// to report the socket readable, and says whether the one connection has come (now or
+    /// before; false when none is waiting). So a caller on the loop that knows the client
+    /// connected before some event it sees (its first output) finds the connection whatever
+    /// order the loop reports the two in.
+    package func acceptWaitingConnection() -> Bool {
+        let onAccept = state.withLock { state in state.started && !state.released && !state.closed ? state.onAccept : nil }
+        if let onAccept { acceptReady(onAccept) }
+        return state.withLock { $0.released && !$0.closed }
+    }
+
     /// On the loop: the socket is readable (or failed).
     private func acceptReady(_ onAccept: @Sendable (Result<Int32, SystemError>) -> Void) {
         guard !state.withLock({ $0.closed }) else { return }  // `close()` wins
         let result: Result<Int32, SystemError>
         do {
-            guard let fd = try UnixSocket.accept(listenFD) else { return }  // the client gave up
+            guard let fd = try UnixSocket.accept(listenFD) else { return }  // none waiting, or the client gave up
             result = .success(fd)
         } catch {
             result = .failure(error)
@@ -76,6 +90,7 @@ package final class UnixListener: Sendable {
         state.withLock { state in
             guard !state.released else { return false }
             state.released = true
+            state.onAccept = nil
             // Now, not on the loop: the path may be reused once the caller removed its directory.
             Posix.removeFile(path)
             if let watch = state.watch {

@@ -64,7 +64,7 @@ public enum ScreenArea: Sendable, Hashable, CustomStringConvertible {
     /// when all of it is (an area between two texts is always on the screen when found):
     /// `rows 20-30 is partly outside the 80x24 screen: rows 24-30 are below its last row (23)`.
     /// Such an area is cut to the screen; a wait or check in it says so when it fails.
-    public func outsidePart(on screen: ScreenSnapshot) -> String? {
+    package func outsidePart(on screen: ScreenSnapshot) -> String? {
         let given: ScreenRegion
         switch self {
         case .rectangle(let region): given = region

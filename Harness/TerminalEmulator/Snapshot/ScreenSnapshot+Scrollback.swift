@@ -48,7 +48,7 @@ extension ScreenSnapshot {
     /// horizon) and for which `matches` is true: its index in ``scrollbackLines`` (0 = the
     /// oldest held) and how many lines above the screen's top it is (1 = just above). A wait
     /// that failed uses it to say the text is there, but older than what it searched.
-    public func scrolledLine(before count: Int, where matches: (String) -> Bool) -> (index: Int, linesAboveScreen: Int)? {
+    package func scrolledLine(before count: Int, where matches: (String) -> Bool) -> (index: Int, linesAboveScreen: Int)? {
         let end = min(count, scrollback.totalPushed) - scrollback.firstLineNumber
         guard end > 0 else { return nil }
         for index in stride(from: end - 1, through: 0, by: -1) where matches(scrollbackLine(index)) {
@@ -67,7 +67,7 @@ extension ScreenSnapshot {
     public var transcript: String { transcriptLines.joined(separator: "\n") }
 
     /// How many lines the transcript has: ``scrollbackCount`` + ``rows``.
-    public var transcriptLineCount: Int { scrollback.count + rows }
+    package var transcriptLineCount: Int { scrollback.count + rows }
 
     /// Transcript line `index` (scrolled-off lines first, then the screen's rows) as text.
     public func transcriptLine(_ index: Int) -> String {
@@ -75,14 +75,14 @@ extension ScreenSnapshot {
     }
 
     /// The cell at column `col` of transcript line `index` (see ``transcriptLine(_:)``).
-    public func transcriptCell(line index: Int, col: Int) -> Cell {
+    package func transcriptCell(line index: Int, col: Int) -> Cell {
         index < scrollback.count ? scrollbackCell(line: index, col: col) : cell(row: index - scrollback.count, col: col)
     }
 
     /// The transcript inside a frame, as ``framed()`` draws the screen: one framed line per
     /// transcript line, as wide as the widest line or the screen, then the cursor line.
     /// Trailing blank rows of the screen are left out (they are not output).
-    public func framedTranscript() -> String {
+    package func framedTranscript() -> String {
         var rowsShown = rows
         while rowsShown > 0 && line(rowsShown - 1).isEmpty && cursor.row < rowsShown - 1 { rowsShown -= 1 }
         var texts: [String] = (0..<scrollback.count).map { text(ofStored: scrollback.line($0)) }

@@ -25,11 +25,11 @@ public struct ScreenSnapshot: Sendable, Equatable {
     /// 1,000): see ``ShellCommand``. Empty for a program that sends no marks.
     public var shellCommands: [ShellCommand] { marks.commands }
     /// How many commands ever finished (also those no longer in ``shellCommands``).
-    public var finishedCommandCount: Int { marks.finishedCount }
+    package var finishedCommandCount: Int { marks.finishedCount }
     /// What the program wrote to the clipboard with OSC 52, oldest first (the latest 1,000).
     public var clipboardWrites: [ClipboardWrite] { marks.clipboardWrites }
     /// How many clipboard writes ever came.
-    public var clipboardWriteCount: Int { marks.clipboardWriteCount }
+    package var clipboardWriteCount: Int { marks.clipboardWriteCount }
     /// The text of the last clipboard write; nil when the program wrote none.
     public var clipboard: String? { marks.clipboardWrites.last?.text }
 
@@ -56,7 +56,7 @@ public struct ScreenSnapshot: Sendable, Equatable {
     }
 
     /// Creates a snapshot from its parts (the terminal makes them; tests may too).
-    public init(cols: Int, rows: Int, cells: [[Cell]], cursor: CursorState, title: String, activeBuffer: ScreenBuffer) {
+    package init(cols: Int, rows: Int, cells: [[Cell]], cursor: CursorState, title: String, activeBuffer: ScreenBuffer) {
         self.cols = cols
         self.rows = rows
         self.cursor = cursor

@@ -49,7 +49,7 @@ extension TerminalColor {
 
     /// The color as styles and flows write it: `default`, a basic color's name (`red`,
     /// `bright-blue`), a palette number (`196`) or `#rrggbb`.
-    public var styleName: String {
+    package var styleName: String {
         switch self {
         case .default:
             return "default"
@@ -64,7 +64,7 @@ extension TerminalColor {
 
     /// Reads a ``styleName``: `default`, a basic color's name, a palette number 0-255 or
     /// `#rrggbb` (hex digits in either case); nil for anything else.
-    public init?(styleName text: String) {
+    package init?(styleName text: String) {
         if text == "default" {
             self = .default
             return

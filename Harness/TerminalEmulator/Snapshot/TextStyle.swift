@@ -92,17 +92,17 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when nothing is checked (every attribute and color is nil).
-    public var checksNothing: Bool { self == TextStyle() }
+    package var checksNothing: Bool { self == TextStyle() }
 
     // MARK: - Matching
 
     /// Whether a cell's attributes have this style.
-    public func matches(_ attributes: CellAttributes) -> Bool { differences(from: attributes).isEmpty }
+    package func matches(_ attributes: CellAttributes) -> Bool { differences(from: attributes).isEmpty }
 
     /// What differs between this style and a cell's attributes, one readable line per checked
     /// attribute or color that does not hold: `bold: expected on, found off`,
     /// `fg: expected red, found default`. Empty when the cell has the style.
-    public func differences(from attributes: CellAttributes) -> [String] {
+    package func differences(from attributes: CellAttributes) -> [String] {
         var found: [String] = []
         for (name, expected, actual) in flags(of: attributes) {
             if let expected, expected != actual {
@@ -124,7 +124,7 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
     /// The first cell of `match` (in column order) whose attributes do not have this style, with
     /// its index in `match.cells` and the differences; nil when every cell has it. The right
     /// half of a wide character is not checked apart from its left half.
-    public func firstDifference(in match: ScreenMatch) -> (index: Int, cell: Cell, differences: [String])? {
+    package func firstDifference(in match: ScreenMatch) -> (index: Int, cell: Cell, differences: [String])? {
         for (index, cell) in match.cells.enumerated() where cell.width != 0 {
             let differences = differences(from: cell.attributes)
             if !differences.isEmpty { return (index, cell, differences) }
@@ -133,7 +133,7 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether every cell of `match` has this style (and the match has at least one cell).
-    public func matches(_ match: ScreenMatch) -> Bool { !match.cells.isEmpty && firstDifference(in: match) == nil }
+    package func matches(_ match: ScreenMatch) -> Bool { !match.cells.isEmpty && firstDifference(in: match) == nil }
 
     private func flags(of attributes: CellAttributes) -> [(String, Bool?, Bool)] {
         [
@@ -147,7 +147,7 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
     // MARK: - Spelling
 
     /// The names of the attributes, in SGR order, as ``description`` writes them.
-    public static let attributeNames = ["bold", "dim", "italic", "underline", "blink", "inverse", "hidden", "strikethrough"]
+    package static let attributeNames = ["bold", "dim", "italic", "underline", "blink", "inverse", "hidden", "strikethrough"]
 
     /// The style as flows write it: the attributes expected on by name, those expected off as
     /// `not-NAME`, then `fg=COLOR` and `bg=COLOR` (see ``TerminalColor/styleName``), then
@@ -167,7 +167,7 @@ public struct TextStyle: Sendable, Hashable, CustomStringConvertible {
 
     /// This style with the attribute `name` (one of ``attributeNames``) expected on or off; nil
     /// for an unknown name.
-    public func setting(_ name: String, to value: Bool) -> TextStyle? {
+    package func setting(_ name: String, to value: Bool) -> TextStyle? {
         var copy = self
         switch name {
         case "bold": copy.bold = value

@@ -7,7 +7,9 @@ import HarnessSystem
 /// and runs again the flow cases that read it, until SIGINT or SIGTERM. The wait is the
 /// kernel's (inotify on the files' folders, watched by the event loop), not a polling loop;
 /// a signal during the wait ends the command at once with 128 + the signal, a signal during a
-/// run ends that run as without `--watch`. Changes made while a run is under way are not seen.
+/// run ends that run as without `--watch`. A change made while a run is under way is seen too:
+/// each file's version (identity, size, times) is kept when a run reads it, and compared once
+/// the kernel watches again, so such a change runs the flows again at once.
 enum FlowWatch {
     /// Runs `harness run` with `--watch`.
     static func run(_ parsed: CommandArguments, command: String, source makeSource: (SuiteRunContext) throws -> FlowSuite) async throws -> Int32 {
@@ -17,7 +19,7 @@ enum FlowWatch {
         let watched = WatchedFlows()
         var status = try await SuiteRun.run(parsed, command: command, interruption: interruption, watched: watched, source: makeSource)
         while interruption.signal == nil {
-            let changed = try await nextChanges(of: watched.files, interruption: interruption)
+            let changed = try await nextChanges(of: watched, interruption: interruption)
             guard interruption.signal == nil else { break }
             HarnessCLI.printLine("Changed: \(changed.sorted().joined(separator: ", "))")
             watched.restrict(to: watched.cases(reading: changed))
@@ -26,15 +28,22 @@ enum FlowWatch {
         return interruption.exitStatus ?? status
     }
 
-    /// Which of `files` changed: the first batch the kernel reports that names one of them
-    /// (others, such as an editor's temporary files beside them, are passed over); empty when
-    /// SIGINT or SIGTERM came first. The kernel watches the files' folders (so that a file
-    /// replaced by a rename, as editors and linkers write, is seen); the line saying so is
-    /// printed once it does, so a change made after the line is seen.
-    private static func nextChanges(of files: Set<String>, interruption: RunInterruption) async throws -> Set<String> {
+    /// Which of the watched files changed: those that changed since the run read them (seen
+    /// once the kernel watches, so none falls between the two), else the first batch the kernel
+    /// reports that names one of them (others, such as an editor's temporary files beside them,
+    /// are passed over); empty when SIGINT or SIGTERM came first. The kernel watches the files'
+    /// folders (so that a file replaced by a rename, as editors and linkers write, is seen); the
+    /// line saying so is printed once it does, so a change made after the line is seen.
+    private static func nextChanges(of watched: WatchedFlows, interruption: RunInterruption) async throws -> Set<String> {
+        let files = watched.files
         let folders = Set(files.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
             .filter { FileManager.default.fileExists(atPath: $0) }.sorted()
         let (fd, watches) = try Posix.watchFolders(folders)
+        let changedDuringTheRun = watched.changedSinceRead()
+        guard changedDuringTheRun.isEmpty else {
+            Posix.closeIgnoringErrors(fd)
+            return changedDuringTheRun
+        }
         HarnessCLI.printLine("Watching \(files.count) file\(files.count == 1 ? "" : "s") for changes (Ctrl-C ends)")
         let wait = ChangeWait()
         let watch = EventLoop.shared.watch(fd, for: .readable) { _ in
@@ -96,14 +105,30 @@ final class WatchedFlows: Sendable {
     private struct State {
         var dependencies: [String: Set<String>] = [:]
         var restriction: Set<String>?
+        /// Each file's version when a run last read it (nil: it did not exist).
+        var versions: [String: Posix.FileVersion?] = [:]
     }
 
     private let state = Locked(State())
 
-    /// Adds the files each case (by name) reads.
+    /// Adds the files each case (by name) reads, and keeps the version of each as the run reads
+    /// it (a case the run does not take keeps the version its last run read).
     func remember(_ dependencies: [String: [String]]) {
         state.withLock { state in
-            for (name, files) in dependencies { state.dependencies[name, default: []].formUnion(files) }
+            for (name, files) in dependencies {
+                state.dependencies[name, default: []].formUnion(files)
+                let runs = state.restriction?.contains(name) ?? true
+                for file in files where runs || state.versions[file] == nil {
+                    state.versions[file] = .some(Posix.fileVersion(ofPath: file))
+                }
+            }
+        }
+    }
+
+    /// The files whose version is no longer the one the runs read.
+    func changedSinceRead() -> Set<String> {
+        state.withLock { state in
+            Set(state.versions.filter { file, version in Posix.fileVersion(ofPath: file) != version }.keys)
         }
     }
 

@@ -98,8 +98,10 @@ struct SwiftTestSuite: SuiteSource {
         for repetition in 1...repeatEach where repetition == 1 || !Task.isCancelled {
             var results = await shardRun.run(selected, interruption: interruption)
             for index in results.indices { results[index].flow.repetition = repetition }
-            // After swift's own output: a line per test (per case of a parameterized test).
-            for (index, result) in results.enumerated() { progress.finished(result, place: (index + 1, results.count)) }
+            // After swift's own output: a line per test (per case of a parameterized test),
+            // counted across the repetitions ([6/15] is the first test's second run of three).
+            let total = results.count * repeatEach
+            for (index, result) in results.enumerated() { progress.finished(result, place: (all.count + index + 1, total)) }
             all += results
         }
         return all

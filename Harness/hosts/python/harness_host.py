@@ -19,6 +19,10 @@ Standard library only; one file to copy next to the app (or put on PYTHONPATH).
     if host:
         saves.record(items)
 
+Call `start` (or `start_or_exit`) before the app writes anything to its terminal: it connects
+before it returns, and the harness takes output from an app that has not connected as proof
+that it has no host (docs/PROTOCOL.md, section 5), failing the launch at once.
+
 Without any harness flag and any HARNESS_* launch variable the host is inert: it opens no
 socket, starts no thread, creates no file, and `launch.arguments` is `sys.argv` untouched.
 

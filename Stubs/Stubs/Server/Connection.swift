@@ -68,6 +68,9 @@ final class Connection {
     var currentRequest: HTTPRequest?
     var currentRecorded: RecordedRequest?
     var hangingStubID: StubID?
+    /// Whether it counts among the server's pending answers (a request received, its answer
+    /// not sent in full).
+    var answering = false
     /// The one timer a connection can have, and what it does when it fires.
     var timer: EventLoop.Timer?
     var deadlineAction: DeadlineAction = .resume

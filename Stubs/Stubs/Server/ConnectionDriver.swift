@@ -22,6 +22,8 @@ final class ConnectionDriver: Sendable {
     private let idleTimeout: Duration
     /// Open client connections (for `StubServer.openConnectionCount` and leak tests).
     let gauge = ConnectionGauge()
+    /// Requests received and not answered in full yet (for `StubServer.pendingAnswerCount`).
+    let pendingAnswers = PendingAnswers()
 
     /// What only the loop reads and writes: the listener's watch, the connections, the
     /// accept pause, the read buffer.
@@ -283,6 +285,7 @@ final class ConnectionDriver: Sendable {
         }
         connection.watch = nil
         connections[connection.id] = nil
+        setAnswering(connection, false)
         gauge.add(-1)
     }
 
@@ -345,6 +348,14 @@ final class ConnectionDriver: Sendable {
         connection.keepAlive = request.head.keepAlive
         connection.setSteps(Connection.steps(for: answer.behaviour, request: request))
         connection.phase = .responding
+        setAnswering(connection, true)
+    }
+
+    /// Counts `connection` among those answering a request, or no longer.
+    private func setAnswering(_ connection: Connection, _ answering: Bool) {
+        guard connection.answering != answering else { return }
+        connection.answering = answering
+        pendingAnswers.add(answering ? 1 : -1)
     }
 
     /// Advances the connection as far as it can go without waiting.
@@ -385,6 +396,7 @@ final class ConnectionDriver: Sendable {
                     return
                 case .hang:
                     connection.phase = .hanging
+                    setAnswering(connection, false)
                     if connection.peerClosed { close(connection) }
                     return
                 case .close:
@@ -394,6 +406,7 @@ final class ConnectionDriver: Sendable {
                     reset(connection)
                     return
                 case .finish:
+                    setAnswering(connection, false)
                     connection.currentRequest = nil
                     connection.currentRecorded = nil
                     connection.hangingStubID = nil

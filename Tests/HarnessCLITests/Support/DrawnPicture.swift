@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 import HarnessFlows
+import TerminalEmulator
 
 /// A screen picture (``ScreenSVG``) as headless Chromium laid it out: for each `<text>`, where
 /// the browser starts the glyph of each of its characters (`getStartPositionOfChar`).

@@ -100,7 +100,7 @@ package final class StepSession: @unchecked Sendable {
         for step in steps {
             run.traceStepBegan()
             do {
-                try await SessionJournal.$isMuted.withValue(true) { try await run.perform(step) }
+                try await TraceSwitch.$isInsideStep.withValue(true) { try await run.perform(step) }
                 run.traceStepPassed(step)
             } catch {
                 run.traceStepFailed(step, error)
@@ -139,7 +139,7 @@ package final class StepSession: @unchecked Sendable {
         let engineStep = EngineStep(step)
         run.traceStepBegan()
         do {
-            try await SessionJournal.$isMuted.withValue(true) { try await run.perform(engineStep) }
+            try await TraceSwitch.$isInsideStep.withValue(true) { try await run.perform(engineStep) }
             run.traceStepPassed(engineStep)
             return .passed
         } catch {

@@ -21,6 +21,16 @@ extension FlowParser.LineParser {
         }
     }
 
+    /// One of a fixed set of bare words (`in`/`out`, `up`/`down`), as the value it names.
+    func choice<Choice: RawRepresentable>(_ expected: String) throws(FlowParseError) -> Choice
+    where Choice.RawValue == String {
+        let argument = try argument(expected)
+        guard !argument.quoted, let choice = Choice(rawValue: argument.text) else {
+            throw scanner.error(.unexpectedArgument(argument.text, expected: expected), column: argument.column)
+        }
+        return choice
+    }
+
     func expectEnd() throws(FlowParseError) {
         if let extra = try scanner.nextArgument() {
             throw scanner.error(.unexpectedArgument(extra.text, expected: "the end of the line"), column: extra.column)

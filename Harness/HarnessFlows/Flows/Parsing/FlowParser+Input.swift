@@ -39,20 +39,11 @@ extension FlowParser.LineParser {
     func hover() throws(FlowParseError) -> FlowCommand { .hover(try mouseTarget()) }
 
     /// `focus in|out`.
-    func focus() throws(FlowParseError) -> FlowCommand {
-        let way = try argument("\"in\" or \"out\"")
-        guard !way.quoted, let change = FocusChange(rawValue: way.text) else {
-            throw scanner.error(.unexpectedArgument(way.text, expected: "\"in\" or \"out\""), column: way.column)
-        }
-        return .focus(change)
-    }
+    func focus() throws(FlowParseError) -> FlowCommand { .focus(try choice("\"in\" or \"out\"")) }
 
     /// `scroll up|down [N] at TARGET`.
     func scroll() throws(FlowParseError) -> FlowCommand {
-        let way = try argument("\"up\" or \"down\"")
-        guard !way.quoted, let direction = ScrollDirection(rawValue: way.text) else {
-            throw scanner.error(.unexpectedArgument(way.text, expected: "\"up\" or \"down\""), column: way.column)
-        }
+        let direction: ScrollDirection = try choice("\"up\" or \"down\"")
         var count = 1
         let next = try argument("\"at\" and where to scroll, or a count")
         if next.quoted || next.text != "at" {

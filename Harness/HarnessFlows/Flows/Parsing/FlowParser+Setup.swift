@@ -76,13 +76,7 @@ extension FlowParser.LineParser {
         return .set(key: key, value: value)
     }
 
-    func carrier() throws(FlowParseError) -> FlowCommand {
-        let argument = try argument("arguments or environment")
-        guard !argument.quoted, let carrier = LaunchCarrier(rawValue: argument.text) else {
-            throw scanner.error(.unexpectedArgument(argument.text, expected: "arguments or environment"), column: argument.column)
-        }
-        return .carrier(carrier)
-    }
+    func carrier() throws(FlowParseError) -> FlowCommand { .carrier(try choice("arguments or environment")) }
 
     /// `launch` or `launch pipes`.
     func launch() throws(FlowParseError) -> FlowCommand {

@@ -66,20 +66,10 @@ public enum FlowInputDecoder {
         }
     }
 
-    /// The key of a control byte (below 0x20, or DEL).
+    /// The key of a control byte (below 0x20, or DEL), as ``Key/init(controlByte:)`` names it
+    /// but NUL, written `ctrl-@` as caret notation does (`^@`).
     static func controlKey(_ byte: UInt8) -> Key {
-        switch byte {
-        case 0x0D: return .enter
-        case 0x09: return .tab
-        case 0x7F: return .backspace
-        case 0x1B: return .escape
-        case 0x00: return .ctrl("@")
-        case 0x01...0x1A: return .ctrl(Character(UnicodeScalar(byte + 0x60)))
-        case 0x1C: return .ctrl("\\")
-        case 0x1D: return .ctrl("]")
-        case 0x1E: return .ctrl("^")
-        default: return .ctrl("_")
-        }
+        byte == 0x00 ? .ctrl("@") : Key(controlByte: byte)
     }
 
     /// The input an ESC at `start` begins, and how many bytes it takes; nil when nothing
