@@ -57,7 +57,7 @@ extension TerminalDriving {
     /// ``resize(cols:rows:fileID:line:)`` for a caller that cannot await: the event loop
     /// resizes next, and the following waits see the new screen (``screen`` shows it, and the
     /// program has the size, once the loop has resized).
-    public func resize(cols: Int, rows: Int, fileID: StaticString = #fileID, line: UInt = #line) throws {
+    package func resize(cols: Int, rows: Int, fileID: StaticString = #fileID, line: UInt = #line) throws {
         try core.startResizing(TerminalSize(cols: cols, rows: rows))
         journalInput("resize \(cols)x\(rows)", fileID: fileID, line: line)
     }
