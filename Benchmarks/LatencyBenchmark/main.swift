@@ -6,6 +6,7 @@
 import Foundation
 import HarnessCore
 import HarnessSystem
+import Synchronization
 import TerminalEmulator
 
 let keyCount = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2000
@@ -33,11 +34,13 @@ final class SessionEcho {
     let lastFed = Locked<UInt64>(0)
     /// When the wait's check (on the loop) last found the echo: the continuation is resumed next.
     let lastSatisfied = Locked<UInt64>(0)
-    /// Per key: write until read and fed on the loop, from there until the wait's check on the
-    /// loop found the echo, and from there until the task resumed on a thread of the pool.
-    private(set) var readAndFed: [UInt64] = []
-    private(set) var checked: [UInt64] = []
-    private(set) var handedOver: [UInt64] = []
+    /// One key's round trip and, when its echo came in one chunk, where it went: write until
+    /// read and fed on the loop, from there until the wait's check on the loop found the echo,
+    /// and from there until the task resumed on a thread of the pool.
+    struct Sample {
+        var elapsed: UInt64
+        var split: (readAndFed: UInt64, checked: UInt64, handedOver: UInt64)?
+    }
 
     init() async throws {
         var configuration = TerminalSession.Configuration(executable: "/bin/sh", arguments: ["-c", script])
@@ -50,7 +53,7 @@ final class SessionEcho {
         try await session.waitFor(text: "ready")
     }
 
-    func roundTrip() async throws -> UInt64 {
+    func roundTrip() async throws -> Sample {
         let text = String(alphabet[index % alphabet.count])
         let (expectedRow, expectedCol) = (row, col)
         index += 1
@@ -66,10 +69,9 @@ final class SessionEcho {
         let elapsed = end - start
         let fed = lastFed.withLock { $0 }
         let satisfied = lastSatisfied.withLock { $0 }
+        var sample = Sample(elapsed: elapsed)
         if fed > start && fed <= satisfied && satisfied <= end {
-            readAndFed.append(fed - start)
-            checked.append(satisfied - fed)
-            handedOver.append(end - satisfied)
+            sample.split = (fed - start, satisfied - fed, end - satisfied)
         }
         col += 1
         if col == 60 {
@@ -80,11 +82,42 @@ final class SessionEcho {
             row = targetRow
             col = 0
         }
-        return elapsed
+        return sample
     }
 }
 
-// Both run at once and alternate in blocks, so load from other processes hits both alike.
+/// How a wait reaches the loop: waking it at once for its admission, as the session does by
+/// default, or admitted on the loop's next wake-up (the echo's: one wake-up a key instead of
+/// two), for comparison (`EventLoop.defersWakeUps`).
+enum Admission: CaseIterable {
+    case wakingTheLoop, onTheEchosWakeUp
+
+    var title: String {
+        switch self {
+        case .wakingTheLoop: return "TerminalSession (type + waitFor)"
+        case .onTheEchosWakeUp: return "the same, admitted on the echo's wake-up"
+        }
+    }
+}
+
+/// The samples of one kind of round trip, and the loop's wake-ups during them.
+struct Samples {
+    var elapsed: [UInt64] = []
+    var readAndFed: [UInt64] = []
+    var checked: [UInt64] = []
+    var handedOver: [UInt64] = []
+    var wakeUps: UInt64 = 0
+
+    mutating func add(_ sample: SessionEcho.Sample) {
+        elapsed.append(sample.elapsed)
+        guard let split = sample.split else { return }
+        readAndFed.append(split.readAndFed)
+        checked.append(split.checked)
+        handedOver.append(split.handedOver)
+    }
+}
+
+// All run at once and alternate in blocks, so load from other processes hits them alike.
 let raw = try RawPseudoTerminalEcho(script: script)
 try raw.readUntil("ready")
 let ours = try await SessionEcho()
@@ -95,15 +128,22 @@ for _ in 0..<warmUp {
     _ = try await ours.roundTrip()
 }
 var rawSamples: [UInt64] = []
-var ourSamples: [UInt64] = []
+var samples = [Admission: Samples]()
 let block = 100
 while rawSamples.count < keyCount {
-    for _ in 0..<min(block, keyCount - rawSamples.count) {
+    let count = min(block, keyCount - rawSamples.count)
+    for _ in 0..<count {
         rawSamples.append(try raw.roundTrip(alphabet[alphabetIndex % alphabet.count].asciiValue!))
         alphabetIndex += 1
     }
-    for _ in 0..<min(block, keyCount - ourSamples.count) { ourSamples.append(try await ours.roundTrip()) }
+    for admission in Admission.allCases {
+        EventLoop.shared.defersWakeUps.store(admission == .onTheEchosWakeUp, ordering: .relaxed)
+        let wakeUpsBefore = EventLoop.shared.wakeUps.load(ordering: .relaxed)
+        for _ in 0..<count { samples[admission, default: Samples()].add(try await ours.roundTrip()) }
+        samples[admission, default: Samples()].wakeUps += EventLoop.shared.wakeUps.load(ordering: .relaxed) - wakeUpsBefore
+    }
 }
+EventLoop.shared.defersWakeUps.store(false, ordering: .relaxed)
 raw.close()
 ours.session.terminate()
 
@@ -119,22 +159,29 @@ for _ in 0..<1000 {
 }
 
 let rawSummary = summary(rawSamples)
-let ourSummary = summary(ourSamples)
 let snapshotSummary = summary(snapshotSamples)
 func format(_ value: Double) -> String { String(format: "%8.1f", value) }
+func pad(_ text: String) -> String { text.padding(toLength: 46, withPad: " ", startingAt: 0) }
 print("Keystroke-to-screen latency, \(keyCount) keys each (after \(warmUp) warm-up), program: sh -c \"\(script)\"")
-print("                                 median (µs)   p99 (µs)")
-print("raw pty echo round trip           \(format(rawSummary.median))   \(format(rawSummary.p99))")
-print("TerminalSession (type + waitFor)  \(format(ourSummary.median))   \(format(ourSummary.p99))")
-print(String(format: "ratio (ours / raw)                %8.2fx   %8.2fx", ourSummary.median / rawSummary.median, ourSummary.p99 / rawSummary.p99))
-print("of which: Terminal.snapshot() 80x24 \(format(snapshotSummary.median))   \(format(snapshotSummary.p99))")
-// Where a round trip of ours goes (the keys whose echo came in one chunk): from the write until
-// the loop has read the echo and fed it to the emulator, then until the wait's check on the
-// loop found it, then until the waiting task resumed (the continuation resumed on the loop, the
-// task scheduled on a thread of the pool).
-let fedSummary = summary(ours.readAndFed)
-let checkedSummary = summary(ours.checked)
-let handOverSummary = summary(ours.handedOver)
-print("of which: write -> read and fed on the loop  \(format(fedSummary.median))   \(format(fedSummary.p99))")
-print("of which: fed -> wait's check on the loop    \(format(checkedSummary.median))   \(format(checkedSummary.p99))")
-print("of which: check -> waiting task resumed      \(format(handOverSummary.median))   \(format(handOverSummary.p99))")
+print(pad("") + "median (µs)   p99 (µs)")
+print(pad("raw pty echo round trip") + "\(format(rawSummary.median))   \(format(rawSummary.p99))")
+for admission in Admission.allCases {
+    let kind = samples[admission]!
+    let ourSummary = summary(kind.elapsed)
+    print(pad(admission.title) + "\(format(ourSummary.median))   \(format(ourSummary.p99))")
+    print(pad("  ratio (ours / raw)") + String(format: "%8.2fx   %8.2fx", ourSummary.median / rawSummary.median, ourSummary.p99 / rawSummary.p99))
+    // Where a round trip of ours goes (the keys whose echo came in one chunk): from the write
+    // until the loop has read the echo and fed it to the emulator, then until the wait's check
+    // on the loop found it, then until the waiting task resumed (the continuation resumed on the
+    // loop, the task scheduled on a thread of the pool).
+    for (title, values) in [
+        ("  of which: write -> read and fed on the loop", kind.readAndFed),
+        ("  of which: fed -> wait's check on the loop", kind.checked),
+        ("  of which: check -> waiting task resumed", kind.handedOver),
+    ] where !values.isEmpty {
+        let part = summary(values)
+        print(pad(title) + "\(format(part.median))   \(format(part.p99))")
+    }
+    print(pad("  the loop's wake-ups per key") + String(format: "%8.2f", Double(kind.wakeUps) / Double(kind.elapsed.count)))
+}
+print(pad("Terminal.snapshot() 80x24") + "\(format(snapshotSummary.median))   \(format(snapshotSummary.p99))")

@@ -553,6 +553,29 @@ int harness_pidfd_open(pid_t pid) {
 #endif
 }
 
+// --- the event loop's backstop timer ---------------------------------------------
+
+#if defined(__linux__)
+#include <sys/timerfd.h>
+
+int harness_backstop_create(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC); }
+
+int harness_backstop_arm(int fd, long long nanoseconds) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.it_value.tv_sec = (time_t)(nanoseconds / 1000000000LL);
+    spec.it_value.tv_nsec = (long)(nanoseconds % 1000000000LL);
+    return timerfd_settime(fd, 0, &spec, NULL);
+}
+#else
+int harness_backstop_create(void) { errno = ENOSYS; return -1; }
+int harness_backstop_arm(int fd, long long nanoseconds) {
+    (void)fd; (void)nanoseconds;
+    errno = ENOSYS;
+    return -1;
+}
+#endif
+
 // --- the event loop's poller ---------------------------------------------------
 
 #if defined(__linux__)

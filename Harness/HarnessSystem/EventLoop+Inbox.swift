@@ -30,6 +30,13 @@ extension EventLoop {
 
         /// Pushes `job`; returns whether the caller must write the wake-up pipe.
         func push(_ job: @escaping @Sendable () -> Void) -> Bool {
+            pushQuietly(job) && claimWakeUp()
+        }
+
+        /// Pushes `job` without claiming the wake-up; returns whether the loop is (about to be)
+        /// blocked in the poller, so that something must wake it for the job to run. A loop
+        /// that is not blocked runs the job before it blocks (``beginWaiting()`` sees it).
+        func pushQuietly(_ job: @escaping @Sendable () -> Void) -> Bool {
             let pointer = Unmanaged.passRetained(Node(job)).toOpaque()
             let node = UInt(bitPattern: pointer)
             var expected = top.load(ordering: .relaxed)
@@ -40,9 +47,11 @@ extension EventLoop {
                 if exchanged { break }
                 expected = original
             }
-            guard isWaiting.load(ordering: .sequentiallyConsistent) else { return false }
-            return !woken.exchange(true, ordering: .sequentiallyConsistent)
+            return isWaiting.load(ordering: .sequentiallyConsistent)
         }
+
+        /// Whether the caller is the one to write the wake-up pipe (no byte is in it yet).
+        func claimWakeUp() -> Bool { !woken.exchange(true, ordering: .sequentiallyConsistent) }
 
         /// Takes every job pushed so far, oldest first (on the loop).
         func takeAll() -> [@Sendable () -> Void] {

@@ -8,6 +8,8 @@ extension EventLoop {
     struct Poller {
         /// The token of the loop's own wake-up pipe (ids of watches start at 1).
         static let wakeUpToken: UInt64 = 0
+        /// The token of the loop's backstop timer.
+        static let backstopToken: UInt64 = .max
 
         /// The epoll descriptor, or -1 when polling with poll(2).
         private let epoll: Int32
@@ -16,10 +18,11 @@ extension EventLoop {
         private var pollSet: [Posix.PollDescriptor] = []
         private var pollTokens: [UInt64] = []
 
-        init(wakeUp: Int32) {
+        init(wakeUp: Int32, backstop: Int32) {
             let created = harness_poller_create()
             epoll = created
             add(fd: wakeUp, token: Self.wakeUpToken, interest: .readable)
+            if backstop >= 0 { add(fd: backstop, token: Self.backstopToken, interest: .readable) }
         }
 
         mutating func add(fd: Int32, token: UInt64, interest: Posix.PollEvents) {

@@ -7,6 +7,7 @@
 // epoll on Linux (level-triggered), poll(2) elsewhere: see `EventLoop+Poller.swift`. Timers are
 // in `EventLoop+Timers.swift`, child exits in `EventLoop+Processes.swift`.
 
+import CHarnessSystem
 import Foundation
 import Synchronization
 
@@ -43,6 +44,20 @@ package final class EventLoop: Sendable {
     private let nextID = Atomic<UInt64>(1)
     let wakeUpRead: Int32
     let wakeUpWrite: Int32
+    /// A one-shot timer (Linux's `timerfd`; -1 elsewhere) that wakes the loop for jobs queued
+    /// without waking it (``executeOnNextWakeUp(_:wakeNow:)``), in case no event comes first.
+    let backstop: Int32
+    /// How long a job queued without waking the loop waits at most for an event to wake it.
+    package static let backstopDelay: Duration = .milliseconds(1)
+    /// Whether ``executeOnNextWakeUp(_:wakeNow:)`` defers its wake-up; off, it wakes the loop
+    /// at once as ``execute(_:)`` does. Off by default: on the 2-core machine of
+    /// docs/PERFORMANCE.md ("Keystroke to screen"), a wait admitted at once (its wake-up
+    /// overlapping the echo's travel) resumed sooner than one admitted on the echo's wake-up;
+    /// `LatencyBenchmark` measures both in one run.
+    package let defersWakeUps = Atomic<Bool>(false)
+    /// How many times the loop returned from the poller (a wake-up: for descriptors, jobs or
+    /// timers), for benchmarks.
+    package let wakeUps = Atomic<UInt64>(0)
     /// Which thread runs the loop; what a wrong-thread access of loop-bound state does.
     let token: LoopToken
     /// The watched descriptors, the timers and the poller: the loop's own state.
@@ -61,7 +76,8 @@ package final class EventLoop: Sendable {
         wakeUpRead = pipe.read
         wakeUpWrite = pipe.write
         token = LoopToken(name: name, offLoopAccess: offLoopAccess)
-        owned = LoopBound(Owned(poller: Poller(wakeUp: pipe.read)), token: token)
+        backstop = harness_backstop_create()
+        owned = LoopBound(Owned(poller: Poller(wakeUp: pipe.read, backstop: backstop)), token: token)
         let thread = Thread { [self] in
             // Named from inside: the kernel's name of the thread (ps, gdb, /proc) is set then.
             Thread.current.name = name
@@ -84,6 +100,22 @@ package final class EventLoop: Sendable {
     /// runs after the current handler, before the loop waits again.
     package func execute(_ job: @escaping @Sendable () -> Void) {
         if inbox.push(job) { Posix.wake(wakeUpWrite) }
+    }
+
+    /// Runs `job` on the loop when it next wakes, without waking it now: for a job that only
+    /// matters once an event comes (a wait's admission, while the output that satisfies it is
+    /// on its way), so that the event's wake-up runs both. `wakeNow` is asked after the job is
+    /// queued, when the loop is blocked: true wakes it at once (what the job looks for may be
+    /// there already). Otherwise the loop runs the job when a descriptor, a timer or another
+    /// job wakes it, at the latest ``backstopDelay`` from now. Where the backstop timer is
+    /// missing (Darwin), the same as ``execute(_:)``.
+    package func executeOnNextWakeUp(_ job: @escaping @Sendable () -> Void, wakeNow: () -> Bool) {
+        guard inbox.pushQuietly(job) else { return }
+        if backstop < 0 || !defersWakeUps.load(ordering: .relaxed) || wakeNow() {
+            if inbox.claimWakeUp() { Posix.wake(wakeUpWrite) }
+        } else if harness_backstop_arm(backstop, Int64(Self.backstopDelay.clampedNanoseconds)) != 0 {
+            if inbox.claimWakeUp() { Posix.wake(wakeUpWrite) }
+        }
     }
 
     /// Runs `body` on the loop and returns its result (at once when called on the loop).
@@ -154,11 +186,16 @@ package final class EventLoop: Sendable {
             let timeout = inbox.beginWaiting() ? owned.value.timeoutMilliseconds() : 0
             let count = owned.value.poller.wait(tokens: &tokens, events: &events, timeoutMilliseconds: timeout)
             inbox.endWaiting()
+            if timeout != 0 { wakeUps.wrappingAdd(1, ordering: .relaxed) }
             for index in 0..<count {
                 let token = tokens[index]
                 if token == Poller.wakeUpToken {
                     Posix.drain(wakeUpRead)
                     inbox.drainedWakeUp()
+                    continue
+                }
+                if token == Poller.backstopToken {
+                    Posix.drain(backstop)  // the jobs run at the top of the next turn
                     continue
                 }
                 // Read out first: the handler registers and removes watches itself.

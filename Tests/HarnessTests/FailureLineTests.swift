@@ -154,7 +154,7 @@ import TestSupport
         let pasted = #line + 1
         try session.paste("b")
         let resized = #line + 1
-        try session.resize(cols: 50, rows: 10)
+        try await session.resize(cols: 50, rows: 10)
         let lines = session.journal.all.map { "\($0.text) @\($0.file ?? "?"):\($0.line ?? 0)" }
         #expect(lines == [
             "type \"a\" @HarnessTests/FailureLineTests.swift:\(typed)",

@@ -85,7 +85,7 @@ import TerminalEmulator
         defer { session.terminate() }
         try await session.waitForOutput(text: "drawn")
         #expect(session.screen.line(0) == "")
-        try session.resize(cols: 40, rows: 6)
+        try await session.resize(cols: 40, rows: 6)
         #expect(session.screen.line(0) == "drawn")
         #expect(session.notices.map(\.text) == [
             "synchronized frame 1 released by a resize (the program did not reset mode 2026)"])

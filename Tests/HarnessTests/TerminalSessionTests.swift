@@ -35,7 +35,7 @@ import HarnessSystem
         let session = try TerminalSession.launch(shell("stty size; read x; stty size; read y", size: TerminalSize(cols: 100, rows: 30)))
         defer { session.terminate() }
         try await session.waitFor(text: "30 100")
-        try session.resize(cols: 120, rows: 40)
+        try await session.resize(cols: 120, rows: 40)
         #expect(session.size == TerminalSize(cols: 120, rows: 40))
         #expect(session.screen.cols == 120 && session.screen.rows == 40)
         try session.press(.enter)
@@ -56,7 +56,7 @@ import HarnessSystem
             executable: "python3", arguments: ["-c", script], environment: testEnvironment, defaultTimeout: mustSucceedTimeout))
         defer { session.terminate() }
         try await session.waitFor(text: "ready")
-        try session.resize(cols: 91, rows: 17)
+        try await session.resize(cols: 91, rows: 17)
         try await session.waitFor(text: "winch 91x17")
     }
 

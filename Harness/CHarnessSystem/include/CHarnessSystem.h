@@ -131,6 +131,15 @@ int harness_poller_control(int poller, int operation, int fd, unsigned interest,
 /// with errno set (EINTR included: the caller recomputes its timeout).
 int harness_poller_wait(int poller, unsigned long long *tokens, unsigned *events, int capacity, int timeout_ms);
 
+/// A one-shot timer descriptor (Linux `timerfd`, monotonic, non-blocking, close-on-exec) that
+/// becomes readable when armed time runs out: the event loop's backstop for a job queued
+/// without waking it. Returns -1 with errno set (ENOSYS where unavailable).
+int harness_backstop_create(void);
+
+/// Arms the timer of `harness_backstop_create` to fire once, `nanoseconds` from now (replacing
+/// an earlier arming). Returns 0, or -1 with errno set.
+int harness_backstop_arm(int fd, long long nanoseconds);
+
 /// The event loop the calling thread runs (an opaque token its thread set with
 /// `harness_set_current_loop`), or NULL on every other thread. A thread-local read: no lock.
 const void *harness_current_loop(void);

@@ -227,7 +227,7 @@ public final class PipedSession: Sendable {
     /// Runs `handler` once, with what ``waitForExit(timeout:)`` returns, when the program has
     /// exited and both outputs were read to the end (or when ``terminate(grace:)`` ended the
     /// session without them): on the harness's event loop, before any wait returns, so it
-    /// does not depend on Swift's cooperative pool; at once if the program already ended.
+    /// does not depend on Swift's cooperative pool (next, if the program already ended).
     /// Keep it quick, and do not wait in it for this session (its `terminate()` included).
     public func onExit(_ handler: @escaping @Sendable (Output) -> Void) {
         core.onExit(handler)

@@ -2,10 +2,12 @@ import Foundation
 import HarnessSystem
 
 /// The engine behind a ``PipedSession``: owns our ends of the pipes, the output read so far
-/// and the pending waits. All mutable state is in `state`, reached only under its lock.
+/// and the pending waits.
 ///
-/// No thread of its own: the event loop (`EventLoop.shared`) reads both outputs, writes the
-/// input as the program reads it, reaps the child and runs the teardown. The loop's handlers
+/// No thread of its own, and its state lives on the event loop (`EventLoop.shared`), which
+/// reads both outputs, writes the input as the program reads it, reaps the child and runs the
+/// teardown: `state` (a ``LoopBound``) only the loop touches; `published` holds what
+/// synchronous readers see (the output so far, the result), which only the loop writes. The loop's handlers
 /// hold the core, never the public session, so dropping the session runs its `deinit`, which
 /// terminates the program and releases everything here.
 final class PipedSessionCore: Sendable {
@@ -27,12 +29,9 @@ final class PipedSessionCore: Sendable {
     let inputFD: Int32
     private let input: Data
 
-    // MARK: - Guarded by the lock
+    // MARK: - On the loop
 
-    private struct State {
-        /// What was read of each output, its newest bytes up to the output limit.
-        let standardOutput: ByteRing
-        let standardError: ByteRing
+    struct State {
         var outputAtEnd = false
         var errorAtEnd = false
         /// The loop's watches of the pipes; nil once that pipe ended (or the input was closed).
@@ -51,9 +50,28 @@ final class PipedSessionCore: Sendable {
         var isClosed = false
         /// Called once with the result, before the waits are resumed (``PipedSession/onExit(_:)``).
         var exitHandlers: [@Sendable (PipedProgram.Output) -> Void] = []
+
+        /// The child was reaped, the loop watches nothing of it and every descriptor is closed.
+        var isReleased: Bool {
+            reapedStatus != nil && isClosed && outputWatch == nil && errorWatch == nil && inputWatch == nil
+        }
     }
 
-    private let state: Locked<State>
+    /// What synchronous readers see, written only by the loop: the output read so far (the
+    /// loop appends each chunk; a reader copies), then the result.
+    private struct Published {
+        /// What was read of each output, its newest bytes up to the output limit.
+        let standardOutput: ByteRing
+        let standardError: ByteRing
+        /// The result from the moment it is complete (the rings are empty then: it took them).
+        var completedOutput: PipedProgram.Output?
+        /// The result as the waits see it.
+        var result: PipedProgram.Output?
+        var isReleased = false
+    }
+
+    let state: LoopBound<State>
+    private let published: Locked<Published>
     /// The waits for the result (they wait for nothing else).
     private let waiters = WaiterTable<Void, PipedProgram.Output>()
     /// The child's exit, reported by the loop.
@@ -72,7 +90,8 @@ final class PipedSessionCore: Sendable {
         self.inputFD = inputFD
         self.outputFD = outputFD
         self.errorFD = errorFD
-        state = Locked(State(
+        state = LoopBound(State(), on: .shared)
+        published = Locked(Published(
             standardOutput: ByteRing(limit: configuration.outputLimit),
             standardError: ByteRing(limit: configuration.outputLimit)))
         waiters.describeTimeouts(with: self) { $0.timeoutError(after: $1.timeout ?? .zero) }
@@ -94,7 +113,7 @@ final class PipedSessionCore: Sendable {
                     inputWatch = loop.watch(inputFD, for: .writable) { [self] _ in inputWritable() }
                 }
             }
-            state.withLock { state in
+            state.withValue { state in
                 state.outputWatch = outputWatch
                 state.errorWatch = errorWatch
                 state.inputWatch = inputWatch
@@ -105,16 +124,18 @@ final class PipedSessionCore: Sendable {
 
     // MARK: - Queries
 
-    var standardOutputSoFar: Data { state.withLock { $0.completedOutput?.standardOutputData ?? $0.standardOutput.copy() } }
-    var standardErrorSoFar: Data { state.withLock { $0.completedOutput?.standardErrorData ?? $0.standardError.copy() } }
+    var standardOutputSoFar: Data { published.withLock { $0.completedOutput?.standardOutputData ?? $0.standardOutput.copy() } }
+    var standardErrorSoFar: Data { published.withLock { $0.completedOutput?.standardErrorData ?? $0.standardError.copy() } }
 
-    var finishedOutput: PipedProgram.Output? { state.withLock { $0.result } }
+    var finishedOutput: PipedProgram.Output? { published.withLock { $0.result } }
 
     /// Whether the child was reaped, the loop watches nothing of it and every descriptor is closed.
-    var isFullyReleased: Bool {
-        state.withLock {
-            $0.reapedStatus != nil && $0.isClosed && $0.outputWatch == nil && $0.errorWatch == nil && $0.inputWatch == nil
-        }
+    var isFullyReleased: Bool { published.withLock { $0.isReleased } }
+
+    /// Publishes whether the session is released (on the loop, after a change of it).
+    private func publishRelease(_ state: State) {
+        let released = state.isReleased
+        published.withLock { $0.isReleased = released }
     }
 
     // MARK: - On the loop
@@ -143,8 +164,8 @@ final class PipedSessionCore: Sendable {
                 guard let count else { return false }
                 if count == 0 { return true }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-                let firstDrop = state.withLock { state -> Bool in
-                    let ring = stream == .standardOutput ? state.standardOutput : state.standardError
+                let firstDrop = published.withLock { published -> Bool in
+                    let ring = stream == .standardOutput ? published.standardOutput : published.standardError
                     let before = ring.droppedBytes
                     ring.append(chunk)
                     return before == 0 && ring.droppedBytes > 0
@@ -165,7 +186,7 @@ final class PipedSessionCore: Sendable {
     }
 
     private func outputEnded(_ stream: PipedSession.Stream) {
-        let watch = state.withLock { state -> EventLoop.Watch? in
+        let watch = state.withValue { state -> EventLoop.Watch? in
             switch stream {
             case .standardOutput:
                 state.outputAtEnd = true
@@ -184,14 +205,14 @@ final class PipedSessionCore: Sendable {
     /// The input pipe is writable (or the program closed it): writes the next chunk, and
     /// closes the pipe once everything was written or the program refused it (EPIPE).
     private func inputWritable() {
-        let offset = state.withLock { $0.inputOffset }
+        let offset = state.value.inputOffset
         let end = min(input.count, offset + 64 * 1024)
         let result: Result<Int?, SystemError> = input[offset..<end].withUnsafeBytes { chunk in
             do throws(SystemError) { return .success(try Posix.writeWithoutSignal(inputFD, chunk)) } catch { return .failure(error) }
         }
         switch result {
         case .success(let written?):
-            let done = state.withLock { state in
+            let done = state.withValue { state in
                 state.inputOffset += written
                 return state.inputOffset >= input.count
             }
@@ -205,20 +226,22 @@ final class PipedSessionCore: Sendable {
 
     /// Stops writing the input and closes its pipe (the program reads end of file).
     private func closeInput() {
-        guard let watch = state.withLock({ state in defer { state.inputWatch = nil }; return state.inputWatch }) else { return }
+        guard let watch = state.withValue({ state in defer { state.inputWatch = nil }; return state.inputWatch }) else { return }
         EventLoop.shared.unwatch(watch, closing: true)
+        publishRelease(state.value)
     }
 
     /// The loop reaped the child (the first handler of `exit`).
     private func reaped(_ status: ExitStatus) {
-        state.withLock { $0.reapedStatus = status }
+        state.value.reapedStatus = status
+        publishRelease(state.value)
         settle()
     }
 
     /// Once the program exited and its outputs ended, unread input has no reader left: the
     /// pipe is closed; and the result is delivered.
     private func settle() {
-        let done = state.withLock { $0.reapedStatus != nil && $0.outputAtEnd && $0.errorAtEnd }
+        let done = state.withValue { $0.reapedStatus != nil && $0.outputAtEnd && $0.errorAtEnd }
         guard done else { return }
         closeInput()
         publishIfComplete()
@@ -229,15 +252,20 @@ final class PipedSessionCore: Sendable {
     /// Delivers the result once the program was reaped and both outputs ended (or, with
     /// `force`, at teardown with whatever was read), resuming every pending wait.
     private func publishIfComplete(force: Bool = false) {
-        let completed = state.withLock { state -> (PipedProgram.Output, [@Sendable (PipedProgram.Output) -> Void])? in
+        let completed = state.withValue { state -> (PipedProgram.Output, [@Sendable (PipedProgram.Output) -> Void])? in
             guard state.completedOutput == nil, let status = state.reapedStatus,
                   force || (state.outputAtEnd && state.errorAtEnd) else { return nil }
             // The output takes the rings' buffers (nothing is read after this): the bytes are
             // kept once.
-            let output = PipedProgram.Output(
-                status: status, standardOutputData: state.standardOutput.take(), standardErrorData: state.standardError.take(),
-                droppedStandardOutputBytes: state.standardOutput.droppedBytes,
-                droppedStandardErrorBytes: state.standardError.droppedBytes)
+            let output = published.withLock { published in
+                let output = PipedProgram.Output(
+                    status: status, standardOutputData: published.standardOutput.take(),
+                    standardErrorData: published.standardError.take(),
+                    droppedStandardOutputBytes: published.standardOutput.droppedBytes,
+                    droppedStandardErrorBytes: published.standardError.droppedBytes)
+                published.completedOutput = output
+                return output
+            }
             state.completedOutput = output
             defer { state.exitHandlers = [] }
             return (output, state.exitHandlers)
@@ -246,22 +274,22 @@ final class PipedSessionCore: Sendable {
         // The handlers run before the result is visible, so no wait (one begun meanwhile
         // included) returns before them.
         for handler in handlers { handler(output) }
-        let pending = state.withLock { state in
-            state.result = output
-            return waiters.removeAll()
-        }
-        for waiter in pending { waiter.resume(returning: output) }
+        state.value.result = output
+        published.withLock { $0.result = output }
+        for waiter in waiters.removeAll() { waiter.resume(returning: output) }
     }
 
-    /// Runs `handler` once with the result: on the loop when it completes it, or at once (on
-    /// this thread) when it is already there.
+    /// Runs `handler` once with the result, on the loop: when the loop completes it, or at once
+    /// when it is already there.
     func onExit(_ handler: @escaping @Sendable (PipedProgram.Output) -> Void) {
-        let output = state.withLock { state -> PipedProgram.Output? in
-            if let completedOutput = state.completedOutput { return completedOutput }
-            state.exitHandlers.append(handler)
-            return nil
+        EventLoop.shared.onLoop { [self] in
+            let output = state.withValue { state -> PipedProgram.Output? in
+                if let completedOutput = state.completedOutput { return completedOutput }
+                state.exitHandlers.append(handler)
+                return nil
+            }
+            if let output { handler(output) }
         }
-        if let output { handler(output) }
     }
 
     // MARK: - Waiting
@@ -269,21 +297,21 @@ final class PipedSessionCore: Sendable {
     /// Waits for the result; `timeout` nil waits without limit.
     func wait(timeout: Duration?) async throws -> PipedProgram.Output {
         try await waiters.wait(description: "the program to exit", timeout: timeout) { [self] registration in
-            let result = state.withLock { state -> PipedProgram.Output? in
-                if let result = state.result { return result }
+            if let result = state.value.result {
+                registration.resume(returning: result)
+            } else {
                 waiters.insert(registration, ())
-                return nil
             }
-            if let result { registration.resume(returning: result) }
         }
     }
 
     /// What a wait that timed out is told: the program is still running, or it exited and
     /// something (a background process) keeps its outputs open.
     private func timeoutError(after timeout: Duration) -> PipedSessionError {
-        state.withLock { state in
-            let outputTail = PrintableBytes.tail("stdout", of: state.standardOutput.copy())
-            let errorTail = PrintableBytes.tail("stderr", of: state.standardError.copy())
+        let (output, error) = published.withLock { ($0.standardOutput.copy(), $0.standardError.copy()) }
+        let outputTail = PrintableBytes.tail("stdout", of: output)
+        let errorTail = PrintableBytes.tail("stderr", of: error)
+        return state.withValue { state in
             if let status = state.reapedStatus {
                 return .outputStillOpen(executable: executable, status: status, after: timeout,
                                         standardOutputTail: outputTail, standardErrorTail: errorTail)
@@ -326,11 +354,11 @@ final class PipedSessionCore: Sendable {
     /// the result with what was read.
     private func stopIO() {
         for stream in PipedSession.Stream.allCases {
-            let open = state.withLock { stream == .standardOutput ? $0.outputWatch != nil : $0.errorWatch != nil }
+            let open = state.withValue { stream == .standardOutput ? $0.outputWatch != nil : $0.errorWatch != nil }
             if open, read(stream, maximumReads: 256) { outputEnded(stream) }
         }
         closeInput()
-        let watches = state.withLock { state in
+        let watches = state.withValue { state in
             state.isClosed = true
             defer { state.outputWatch = nil; state.errorWatch = nil }
             return [state.outputWatch, state.errorWatch].compactMap { $0 }
@@ -340,6 +368,7 @@ final class PipedSessionCore: Sendable {
         Posix.closeIgnoringErrors(errorFD)
         publishIfComplete(force: true)
         waiters.close()
-        termination.finish(state.withLock { $0.result?.status ?? $0.reapedStatus ?? .exited(-1) })
+        publishRelease(state.value)
+        termination.finish(state.withValue { $0.result?.status ?? $0.reapedStatus ?? .exited(-1) })
     }
 }

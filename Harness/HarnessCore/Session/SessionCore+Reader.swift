@@ -18,6 +18,9 @@ extension SessionCore {
 
     // MARK: - Reading and writing
 
+    /// A read shorter than this is taken to have emptied the pty.
+    static let smallChunk = 1024
+
     /// The loop's handler of the master.
     func masterEvents(_ events: Posix.PollEvents) {
         if events.containsAny(of: .readableOrFailed), readAvailable(maximumReads: 16) { return masterEnded() }
@@ -38,19 +41,22 @@ extension SessionCore {
                 guard let count else { return false }  // EAGAIN: nothing more for now
                 if count == 0 { return true }
                 handleOutput(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                // A small chunk (an echo, a prompt) was all there was: no read to learn that
+                // the pty is empty (the watch is level-triggered: anything left is reported
+                // again). Bulk output comes in chunks of the pty's 4 KiB and is read on.
+                if count < Self.smallChunk { return false }
             }
             return false
         }
     }
 
-    /// Feeds one chunk of output to the emulator and wakes the waits it may satisfy.
+    /// Feeds one chunk of output to the emulator, publishes what changed, and wakes the waits
+    /// it may satisfy.
     private func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         let now = MonotonicClock.nanoseconds()
-        let (matched, checks, askWritable, first) = state.withLock { state in
+        let (matched, checks, responses, first) = state.withValue { state in
             let first = !state.wroteOutput
             state.wroteOutput = true
-            state.record(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
-            state.tail.append(bytes)
             let heldBefore = state.heldFrame
             state.terminal.feed(bytes)
             // Inside one synchronized frame the screen shown does not change: nothing to check.
@@ -58,17 +64,25 @@ extension SessionCore {
             if screenChanged { state.screenGeneration += 1 }
             if heldBefore != nil || state.heldFrame != nil { updateHeldFrameLimit(&state) }
             state.lastOutputUptime = now
-            if !state.responses.bytes.isEmpty {
-                state.recordInput(state.responses.bytes, launchUptime: launchUptime)
-                state.outgoing += state.responses.bytes
-                state.responses.bytes.removeAll()
-            }
-            let askWritable = flushOutgoing(&state)
+            let responses = state.responses.bytes
+            state.responses.bytes.removeAll()
             let pendingWaits = waiters.conditions()
             let checks = screenChanged ? screenChecks(&state, pendingWaits) : nil
             let waitsForOutput = pendingWaits.contains { if case .output = $0.condition.condition { true } else { false } }
             let matched = waitsForOutput ? matchOutputWaiters(&state) : []
-            return (matched, checks, askWritable, first)
+            publish(&state)
+            return (matched, checks, responses, first)
+        }
+        // The output, then the answers it asked for: input typed before this output was
+        // recorded when it was written, so the log keeps the order things happened in.
+        let askWritable = channel.withLock { channel in
+            channel.record(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
+            channel.tail.append(bytes)
+            if !responses.isEmpty {
+                channel.recordInput(responses, launchUptime: launchUptime)
+                channel.outgoing += responses
+            }
+            return flushOutgoing(&channel)
         }
         if first { configuration.onFirstOutput?() }
         if let askWritable { setWriteInterest(askWritable) }
@@ -79,39 +93,39 @@ extension SessionCore {
 
     /// The master is writable: writes what is queued.
     private func flushOutgoing() {
-        if let wanted = state.withLock({ flushOutgoing(&$0) }) { setWriteInterest(wanted) }
+        if let wanted = channel.withLock({ flushOutgoing(&$0) }) { setWriteInterest(wanted) }
     }
 
     /// Writes queued input as far as the pty accepts it. Errors drop the queue: the program is
     /// gone or the terminal closed, so nobody would read it. Returns the write interest the
     /// loop must switch to, when it changes.
-    private func flushOutgoing(_ state: inout State) -> Bool? {
-        if !state.outgoing.isEmpty, !state.isClosed {
+    private func flushOutgoing(_ channel: inout Channel) -> Bool? {
+        if !channel.outgoing.isEmpty, !channel.isClosed {
             do {
-                let written = try Posix.write(master, bytes: state.outgoing) ?? 0
-                state.outgoing.removeFirst(written)
+                let written = try Posix.write(master, bytes: channel.outgoing) ?? 0
+                channel.outgoing.removeFirst(written)
             } catch {
-                state.outgoing.removeAll()
+                channel.outgoing.removeAll()
             }
         }
-        let wanted = !state.outgoing.isEmpty
-        guard wanted != state.writeInterest else { return nil }
-        state.writeInterest = wanted
+        let wanted = !channel.outgoing.isEmpty
+        guard wanted != channel.writeInterest else { return nil }
+        channel.writeInterest = wanted
         return wanted
     }
 
     /// A caller queued input the pty did not take: watch for writability (a job on the loop,
     /// which decides from the queue as it is then).
     func updateWriteInterest() {
-        let wanted = state.withLock { state in
-            state.writeInterest = !state.outgoing.isEmpty
-            return state.writeInterest
+        let wanted = channel.withLock { channel in
+            channel.writeInterest = !channel.outgoing.isEmpty
+            return channel.writeInterest
         }
         setWriteInterest(wanted)
     }
 
     private func setWriteInterest(_ wanted: Bool) {
-        guard let watch = state.withLock({ $0.watch }) else { return }
+        guard let watch = state.value.watch else { return }
         EventLoop.shared.setInterest(watch, wanted ? .readableOrWritable : .readable)
     }
 
@@ -121,7 +135,7 @@ extension SessionCore {
     /// byte was read. The loop stops watching it (it stays open until the teardown: input
     /// sent now fails with the pty's error, as before).
     private func masterEnded() {
-        let (watch, timer) = state.withLock { state in
+        let (watch, timer) = state.withValue { state in
             state.masterAtEnd = true
             defer { state.watch = nil; state.drainTimer = nil }
             return (state.watch, state.drainTimer)
@@ -133,14 +147,17 @@ extension SessionCore {
 
     /// The loop reaped the child (the first handler of `exit`).
     func reaped(_ status: ExitStatus) {
-        state.withLock { $0.reapedStatus = status }
+        state.withValue { state in
+            state.reapedStatus = status
+            publish(&state)
+        }
         settle()
     }
 
     /// The teardown ended the process group: take what the terminal still holds, then close
     /// it (at once at end of file, else after the lingering grace).
     func stopReading() {
-        let reading = state.withLock { state in
+        let reading = state.withValue { state in
             state.stopping = true
             return state.watch != nil
         }
@@ -150,19 +167,19 @@ extension SessionCore {
 
     /// The lingering grace is over: takes what is there and stops waiting for the end.
     private func drainGraceExpired() {
-        let reading = state.withLock { state in
+        let reading = state.withValue { state in
             state.drainTimer = nil
             return state.watch != nil && !state.masterAtEnd
         }
         if reading, readAvailable(maximumReads: 256) { return masterEnded() }
-        state.withLock { $0.drainExpired = true }
+        state.withValue { $0.drainExpired = true }
         settle()
     }
 
     /// Does what is due now: publish the exit once the child was reaped and the terminal
     /// drained, close the master once stopping and drained, or arm the lingering grace.
     private func settle() {
-        let (publish, close, arm) = state.withLock { state in
+        let (publish, close, arm) = state.withValue { state in
             let drained = state.masterAtEnd || state.drainExpired
             let publish = drained && state.reapedStatus != nil && state.exitStatus == nil
             let close = drained && state.stopping && !state.isClosed
@@ -172,19 +189,22 @@ extension SessionCore {
         if arm {
             let timer = EventLoop.shared.schedule(after: lingeringTerminalGrace) { [self] in drainGraceExpired() }
             // On the loop: the timer cannot fire before this.
-            state.withLock { $0.drainTimer = timer }
+            state.withValue { $0.drainTimer = timer }
         }
         if publish { publishExitIfNeeded() }
         if close { closeMaster() }
     }
 
     /// Stops watching and closes the master, exactly once (the loop no longer reads it, and
-    /// callers see `isClosed` under the lock before they would write), publishes the exit,
-    /// and finishes the teardown.
+    /// a caller sees the channel closed before it would write), publishes the exit, and
+    /// finishes the teardown.
     private func closeMaster() {
-        let (watch, timer) = state.withLock { state in
+        channel.withLock { channel in
+            channel.isClosed = true
+            channel.outgoing.removeAll()
+        }
+        let (watch, timer) = state.withValue { state in
             state.isClosed = true
-            state.outgoing.removeAll()
             if let armed = state.heldFrameTimer { EventLoop.shared.cancel(armed.timer) }
             state.heldFrameTimer = nil
             defer { state.watch = nil; state.drainTimer = nil }
@@ -196,16 +216,20 @@ extension SessionCore {
         publishExitIfNeeded()
         // Pending waits were resolved by the exit; the timer has nothing left to do.
         waiters.close()
-        termination.finish(state.withLock { $0.exitStatus ?? $0.reapedStatus ?? .exited(-1) })
+        termination.finish(state.withValue { state in
+            publish(&state)
+            return state.exitStatus ?? state.reapedStatus ?? .exited(-1)
+        })
     }
 
     /// Publishes the exit once the child was reaped and its output drained.
     func publishExitIfNeeded() {
-        let published = state.withLock { state -> (handlers: [@Sendable (ExitStatus) -> Void], endWaits: () -> Void, ExitStatus)? in
+        let published = state.withValue { state -> (handlers: [@Sendable (ExitStatus) -> Void], endWaits: () -> Void, ExitStatus)? in
             guard state.exitStatus == nil, let status = state.reapedStatus else { return nil }
             // The program is gone: what it drew last is the final screen, frame ended or not.
             release(&state, because: "at the program's exit")
             state.exitStatus = status
+            publish(&state)
             let endWaits = endingWaits(&state, exit: status)
             defer { state.exitHandlers = [] }
             return (state.exitHandlers, endWaits, status)
@@ -215,13 +239,15 @@ extension SessionCore {
         endWaits()
     }
 
-    /// Runs `handler` once when the program has exited (at once if it already has).
+    /// Runs `handler` once, on the loop, when the program has exited (at once if it already has).
     func onExit(_ handler: @escaping @Sendable (ExitStatus) -> Void) {
-        let status = state.withLock { state -> ExitStatus? in
-            if let status = state.exitStatus { return status }
-            state.exitHandlers.append(handler)
-            return nil
+        EventLoop.shared.onLoop { [self] in
+            let status = state.withValue { state -> ExitStatus? in
+                if let status = state.exitStatus { return status }
+                state.exitHandlers.append(handler)
+                return nil
+            }
+            if let status { handler(status) }
         }
-        if let status { handler(status) }
     }
 }

@@ -9,8 +9,8 @@ import HarnessSystem
 /// release (``TerminalNotice``) for the trace.
 extension SessionCore {
     /// Arms the limit for the frame the terminal holds now (when it was not armed for it), or
-    /// cancels it when no frame (or another one) is held. Called under the lock after every
-    /// change of the terminal.
+    /// cancels it when no frame (or another one) is held. Called on the loop after every change
+    /// of the terminal.
     func updateHeldFrameLimit(_ state: inout State) {
         let frame = state.heldFrame
         if let armed = state.heldFrameTimer, armed.frame != frame {
@@ -27,10 +27,11 @@ extension SessionCore {
     /// The limit of `frame` ran out (on the loop): if the terminal still holds it, the update
     /// is shown, noted, and the screen waits see it.
     private func heldFrameLimitExpired(_ frame: Int) {
-        let checks = state.withLock { state -> ScreenChecks? in
+        let checks = state.withValue { state -> ScreenChecks? in
             if state.heldFrameTimer?.frame == frame { state.heldFrameTimer = nil }
             guard state.heldFrame == frame, !state.isClosed else { return nil }
             release(&state, because: "by the \(TerminalSessionError.format(configuration.synchronizedOutputLimit)) limit")
+            publish(&state)
             return screenChecks(&state, waiters.conditions())
         }
         evaluate(checks)
@@ -47,13 +48,10 @@ extension SessionCore {
         }
         guard let frame, state.terminal.releaseHeldFrame() else { return false }
         state.screenGeneration += 1
-        state.notices.append(TerminalNotice(
-            text: "synchronized frame \(frame) released \(reason) (the program did not reset mode 2026)"))
+        channel.withLock { $0.notices.append(TerminalNotice(
+            text: "synchronized frame \(frame) released \(reason) (the program did not reset mode 2026)")) }
         return true
     }
-
-    /// What the terminal did on its own so far (frames released by the limit), oldest first.
-    var notices: [TerminalNotice] { state.withLock { $0.notices } }
 }
 
 extension SessionCore.State {

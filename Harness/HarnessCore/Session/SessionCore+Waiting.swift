@@ -1,6 +1,7 @@
 import Foundation
 import TerminalEmulator
 import HarnessSystem
+import Synchronization
 
 /// The session's waits: what satisfies each kind (a screen, a quiet period, the exit, output
 /// after the stream cursor) and what each is told when the program ends or time runs out.
@@ -77,8 +78,19 @@ extension SessionCore {
     func wait(description: String, condition: WaitCondition, timeout: Duration, location: SourceCodeLocation) async throws -> WaitOutcome {
         let start = Date()
         do {
-            let outcome = try await waiters.wait(description: description, timeout: timeout) { [self] registration in
-                admit(registration, condition)
+            let outcome: WaitOutcome
+            switch precheck(condition) {
+            case .satisfied(let screen):
+                outcome = .screen(screen)
+            case .onNextWakeUp(let seen):
+                outcome = try await waiters.wait(
+                    description: description, timeout: timeout,
+                    wakeNow: { [self] in published.withLock { $0.publication } != seen },
+                    admit: { [self] registration in admit(registration, condition) })
+            case .now:
+                outcome = try await waiters.wait(description: description, timeout: timeout) { [self] registration in
+                    admit(registration, condition)
+                }
             }
             journalWait(description, location: location, start: start, problem: nil)
             return outcome
@@ -88,6 +100,36 @@ extension SessionCore {
         } catch {
             journalWait(description, location: location, start: start, problem: "\(error)")
             throw error
+        }
+    }
+
+    /// What the published view says about a wait before it goes to the loop.
+    private enum Precheck {
+        /// A screen wait whose predicate holds for the published screen: done, without the loop.
+        case satisfied(ScreenSnapshot)
+        /// A screen or output wait the published view does not satisfy: only output can, and
+        /// its arrival wakes the loop, which admits the wait then (the view was publication
+        /// `seen`; a newer one means the output may be there, and wakes the loop at once).
+        case onNextWakeUp(seen: UInt64)
+        /// Admitted on the loop at once.
+        case now
+    }
+
+    private func precheck(_ waitCondition: WaitCondition) -> Precheck {
+        switch waitCondition {
+        case .screen(let predicate):
+            let view = view
+            guard view.exitStatus == nil else { return .now }
+            return predicate(view.screen) ? .satisfied(view.screen) : .onNextWakeUp(seen: view.publication)
+        case .output(let pattern):
+            // Only worth matching twice when the admission may wait for the loop's next wake-up.
+            guard EventLoop.shared.defersWakeUps.load(ordering: .relaxed) else { return .now }
+            let view = view
+            guard view.exitStatus == nil,
+                  pattern.firstMatch(in: view.printedText, after: effectiveCursor(view.outputCursor)) == nil else { return .now }
+            return .onNextWakeUp(seen: view.publication)
+        case .stable, .exit:
+            return .now
         }
     }
 
@@ -105,22 +147,25 @@ extension SessionCore {
         enum Admission {
             case ended(Result<WaitOutcome, any Error>?, finalScreen: ScreenSnapshot, status: ExitStatus, output: String)
             case matched(OutputMatch)
-            case inserted(current: (generation: UInt64, screen: ScreenSnapshot)?, checked: CheckedScreen?)
+            /// A screen wait: its predicate is checked against the current screen first, and
+            /// the wait inserted only when it does not hold (nothing changes the screen
+            /// meanwhile: this runs on the loop).
+            case check(generation: UInt64, screen: ScreenSnapshot)
+            case inserted
         }
-        let admission = state.withLock { state -> Admission in
+        let admission = state.withValue { state -> Admission in
             if let status = state.exitStatus {
                 let finalScreen = state.snapshot()
                 let outcome = outcomeAfterExit(
                     &state, waitCondition, description: registration.description, timeout: registration.timeout, status: status,
                     finalScreen: finalScreen)
-                return .ended(outcome, finalScreen: finalScreen, status: status, output: state.outputTail)
+                publish(&state)
+                return .ended(outcome, finalScreen: finalScreen, status: status, output: outputTail(state))
             }
             var pending = PendingWait(condition: waitCondition)
-            var current: (generation: UInt64, screen: ScreenSnapshot)?
             switch waitCondition {
             case .screen:
-                current = (state.screenGeneration, state.snapshot())
-                pending.checked = CheckedScreen()
+                return .check(generation: state.screenGeneration, screen: state.snapshot())
             case .stable(let quiet, let registered):
                 let id = registration.id
                 let stableTimer = StableTimer()
@@ -129,18 +174,19 @@ extension SessionCore {
             case .exit:
                 break
             case .output(let pattern):
-                if let match = pattern.firstMatch(in: state.terminal.printedText, after: state.outputCursor) {
+                if let match = pattern.firstMatch(in: state.terminal.printedText, after: effectiveCursor(state.outputCursor)) {
                     state.outputCursor = match.range.upperBound
+                    publish(&state)
                     return .matched(match)
                 }
             }
             waiters.insert(registration, pending)
-            return .inserted(current: current, checked: pending.checked)
+            return .inserted
         }
         switch admission {
         case .ended(let outcome, let finalScreen, let status, let output):
             if case .screen(let predicate) = waitCondition {
-                // The caller's predicate runs outside the lock.
+                // The caller's predicate runs outside the access to the state.
                 registration.resume(with: predicate(finalScreen) ? .success(.screen(finalScreen)) : .failure(
                     Self.exited(registration.description, registration.timeout, status: status, screen: finalScreen, output: output)))
             } else {
@@ -148,20 +194,23 @@ extension SessionCore {
             }
         case .matched(let match):
             registration.resume(returning: .output(match))
-        case .inserted(let current, let checked):
-            if case .screen(let predicate) = waitCondition, let current {
-                if predicate(current.screen) {
-                    waiters.remove(registration.id)?.resume(returning: .screen(current.screen))
-                } else {
-                    checked?.record(current.screen, generation: current.generation)
-                }
+        case .check(let generation, let screen):
+            guard case .screen(let predicate) = waitCondition else { return }
+            if predicate(screen) {
+                registration.resume(returning: .screen(screen))
+            } else {
+                let checked = CheckedScreen()
+                checked.record(screen, generation: generation)
+                waiters.insert(registration, PendingWait(condition: waitCondition, checked: checked))
             }
+        case .inserted:
+            break
         }
     }
 
     /// What a wait registered after the program ended gets: its outcome if the final output
     /// holds it, else `exitedWhileWaiting`; nil for a screen wait, whose predicate the caller
-    /// runs outside the lock.
+    /// runs outside the access to the state.
     private func outcomeAfterExit(
         _ state: inout State, _ waitCondition: WaitCondition, description: String, timeout: Duration?, status: ExitStatus,
         finalScreen: ScreenSnapshot
@@ -174,13 +223,16 @@ extension SessionCore {
         case .screen:
             return nil
         case .output(let pattern):
-            if let match = pattern.firstMatch(in: state.terminal.printedText, after: state.outputCursor) {
+            if let match = pattern.firstMatch(in: state.terminal.printedText, after: effectiveCursor(state.outputCursor)) {
                 state.outputCursor = match.range.upperBound
                 return .success(.output(match))
             }
-            return .failure(Self.exited(description, timeout, status: status, screen: finalScreen, output: state.outputTail))
+            return .failure(Self.exited(description, timeout, status: status, screen: finalScreen, output: outputTail(state)))
         }
     }
+
+    /// The printed text after the output cursor, for failure messages (on the loop).
+    func outputTail(_ state: State) -> String { state.terminal.printedText.tail(after: effectiveCursor(state.outputCursor)) }
 
     // MARK: - Satisfying waits
 
@@ -199,7 +251,7 @@ extension SessionCore {
         return (state.screenGeneration, state.snapshot(), predicates)
     }
 
-    /// Runs predicates outside the lock (they are the caller's code) and resolves the satisfied;
+    /// Runs predicates outside the access to the state (they are the caller's code) and resolves the satisfied;
     /// the others keep the screen as the last one they checked.
     func evaluate(_ checks: ScreenChecks?) {
         guard let (generation, screen, predicates) = checks else { return }
@@ -213,10 +265,10 @@ extension SessionCore {
     }
 
     /// Matches the pending output waits, oldest first, each after the cursor the previous one
-    /// left, and removes the satisfied ones: the caller resumes them after unlocking.
+    /// left, and removes the satisfied ones: the caller resumes them afterwards.
     func matchOutputWaiters(_ state: inout State) -> [(waiter: Waiter, outcome: OutputMatch)] {
         let printed = state.terminal.printedText
-        var cursor = state.outputCursor
+        var cursor = effectiveCursor(state.outputCursor)
         defer { state.outputCursor = cursor }
         return waiters.removeSatisfied { waiter -> OutputMatch? in
             guard case .output(let pattern) = waiter.condition.condition,
@@ -229,7 +281,7 @@ extension SessionCore {
     /// A stability wait's timer fired (on the loop): the wait is satisfied if nothing was
     /// written for its quiet period, else the timer is armed for the end of the new one.
     private func stableTimerFired(_ id: UInt64) {
-        let outcome = state.withLock { state -> (Waiter, ScreenSnapshot)? in
+        let outcome = state.withValue { state -> (Waiter, ScreenSnapshot)? in
             guard let wait = waiters.condition(of: id), case .stable(let quiet, let registered) = wait.condition else {
                 return nil
             }
@@ -252,7 +304,7 @@ extension SessionCore {
 
     /// The program exited and its output was read: removes the waits the final screen and
     /// output decide, and returns what resumes them (and checks the screen waits' predicates),
-    /// to run after unlocking.
+    /// to run afterwards.
     func endingWaits(_ state: inout State, exit status: ExitStatus) -> () -> Void {
         let finalScreen = state.snapshot()
         var resolutions: [(Waiter, Result<WaitOutcome, any Error>)] = []
@@ -272,7 +324,8 @@ extension SessionCore {
         for (waiter, match) in matchOutputWaiters(&state) {
             resolutions.append((waiter, .success(.output(match))))
         }
-        let unmatchedOutput = state.outputTail
+        publish(&state)
+        let unmatchedOutput = outputTail(state)
         let unmatched = waiters.removeAll { if case .output = $0.condition.condition { true } else { false } }
         for waiter in unmatched {
             resolutions.append((waiter, .failure(Self.exited(
@@ -284,7 +337,7 @@ extension SessionCore {
                 if predicate(finalScreen) {
                     waiters.remove(id)?.resume(returning: .screen(finalScreen))
                 } else if let waiter = waiters.remove(id) {
-                    let output = self.state.withLock { $0.outputTail }
+                    let output = self.state.withValue { self.outputTail($0) }
                     waiter.resume(throwing: Self.exited(
                         waiter.description, waiter.timeout, status: status, screen: finalScreen, output: output))
                 }
@@ -297,11 +350,12 @@ extension SessionCore {
     /// deadline), the output after the stream cursor and the last bytes received.
     func timeoutError(for waiter: Waiter) -> TerminalSessionError {
         let checked = waiter.condition.checked?.screen
-        return state.withLock { state in
+        let lastBytes = channel.withLock { $0.tail.last(456) }
+        return state.withValue { state in
             .timeout(WaitFailure(
                 awaited: waiter.description, limit: waiter.timeout ?? .zero, screen: checked ?? state.snapshot(),
-                lastBytes: PrintableBytes.escape(PrintableBytes.lastAtBoundary(state.tail.last(456), limit: 200)),
-                output: state.outputTail))
+                lastBytes: PrintableBytes.escape(PrintableBytes.lastAtBoundary(lastBytes, limit: 200)),
+                output: outputTail(state)))
         }
     }
 

@@ -46,9 +46,19 @@ extension TerminalDriving {
     public var notices: [TerminalNotice] { core.notices }
 
     /// Sets the window size (`TIOCSWINSZ`; the kernel sends SIGWINCH to the foreground process
-    /// group) and resizes the screen model.
-    public func resize(cols: Int, rows: Int, fileID: StaticString = #fileID, line: UInt = #line) throws {
-        try core.resize(TerminalSize(cols: cols, rows: rows))
+    /// group) and resizes the screen model, on the harness's event loop, in order with the
+    /// output it reads; returns when it is done (``screen`` and ``size`` show the new size, and
+    /// input sent next finds the program at that size).
+    public func resize(cols: Int, rows: Int, fileID: StaticString = #fileID, line: UInt = #line) async throws {
+        try await core.resize(TerminalSize(cols: cols, rows: rows))
+        journalInput("resize \(cols)x\(rows)", fileID: fileID, line: line)
+    }
+
+    /// ``resize(cols:rows:fileID:line:)`` for a caller that cannot await: the event loop
+    /// resizes next, and the following waits see the new screen (``screen`` shows it, and the
+    /// program has the size, once the loop has resized).
+    package func resize(cols: Int, rows: Int, fileID: StaticString = #fileID, line: UInt = #line) throws {
+        try core.startResizing(TerminalSize(cols: cols, rows: rows))
         journalInput("resize \(cols)x\(rows)", fileID: fileID, line: line)
     }
 }

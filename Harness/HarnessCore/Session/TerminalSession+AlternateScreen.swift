@@ -1,10 +1,5 @@
 import TerminalEmulator
 
-extension SessionCore {
-    /// The terminal's ``Terminal/lastAlternateScreen``.
-    var lastAlternateScreen: ScreenSnapshot? { state.withLock { $0.terminal.lastAlternateScreen } }
-}
-
 extension TerminalSession {
     /// The alternate screen as the program last left it, nil if it never did: what a
     /// full-screen program showed last, once it restored the main screen and exited.

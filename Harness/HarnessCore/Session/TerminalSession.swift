@@ -147,7 +147,7 @@ public final class TerminalSession: Sendable {
     public var pid: Int32 { core.pid }
 
     /// Runs `handler` once, on the harness's event loop, when the program has exited and all
-    /// its output was read; at once if it already has. Keep it quick, and do not wait in it
+    /// its output was read (next, if it already has). Keep it quick, and do not wait in it
     /// for this session (its `terminate()` included).
     public func onExit(_ handler: @escaping @Sendable (ExitStatus) -> Void) {
         core.onExit(handler)

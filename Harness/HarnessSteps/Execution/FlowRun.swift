@@ -218,25 +218,25 @@ package final class FlowRun {
         case .launch:
             try await launch()
         case .type(let text):
-            try input { try $0.type(text) }
+            try await input { try $0.type(text) }
         case .press(let keys):
-            try input { try $0.press(keys) }
+            try await input { try $0.press(keys) }
         case .paste(let text):
-            try input { try $0.paste(text) }
+            try await input { try $0.paste(text) }
         case .resize(let size):
-            try input { try $0.resize(cols: size.cols, rows: size.rows) }
+            try await input { try await $0.resize(cols: size.cols, rows: size.rows) }
         case .click(let target):
-            try input { try $0.click(target) }
+            try await input { try $0.click(target) }
         case .doubleClick(let target):
-            try input { try $0.doubleClick(target) }
+            try await input { try $0.doubleClick(target) }
         case .drag(let from, let to):
-            try input { try $0.drag(from: from, to: to) }
+            try await input { try $0.drag(from: from, to: to) }
         case .scroll(let direction, let count, let target):
-            try input { try $0.scroll(direction, count: count, at: target) }
+            try await input { try $0.scroll(direction, count: count, at: target) }
         case .hover(let target):
-            try input { try $0.hover(target) }
+            try await input { try $0.hover(target) }
         case .focus(let change):
-            try input { try $0.focus(change) }
+            try await input { try $0.focus(change) }
         case .expect(let pattern, let within, let area, let style):
             try await expect(pattern, within: within ?? timeout, area: area, style: style)
         case .expectNot(let pattern, let area, let style, let during):
@@ -302,10 +302,10 @@ package final class FlowRun {
     }
 
     /// Sends input, turning session errors into step failures.
-    private func input(_ body: (TerminalSession) throws -> Void) throws {
+    private func input(_ body: (TerminalSession) async throws -> Void) async throws {
         let session = try session
         do {
-            try body(session)
+            try await body(session)
         } catch {
             if let status = session.exitStatus {
                 throw FlowStepFailure("the program already \(status)")

@@ -150,9 +150,15 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
     /// before the insertion (an outcome already there is returned all the same). `afterInserting`
     /// runs on the loop only when the waiter was inserted, with its id (to send the call a reply
     /// will answer).
+    ///
+    /// With `wakeNow`, the admission waits for the loop's next wake-up instead of waking it
+    /// (``EventLoop/executeOnNextWakeUp(_:wakeNow:)``): for a wait that only an event can
+    /// satisfy (output on its way), so that the loop wakes once, for the event, and admits
+    /// the wait then. `wakeNow` says whether the outcome may be there already.
     package func wait(
         description: String,
         timeout: Duration?,
+        wakeNow: (() -> Bool)? = nil,
         admit: @escaping @Sendable (Registration) -> Void,
         afterInserting: (@Sendable (UInt64) -> Void)? = nil
     ) async throws -> Value {
@@ -162,10 +168,15 @@ package final class WaiterTable<Condition, Value: Sendable>: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 let registration = Registration(
                     id: id, description: description, timeout: timeout, completion: Completion(continuation))
-                loop.execute { [self] in
+                let admission: @Sendable () -> Void = { [self] in
                     open(id, cancelled: cancelled.isSet.load(ordering: .acquiring))
                     admit(registration)
                     if settle(id) { afterInserting?(id) }
+                }
+                if let wakeNow {
+                    loop.executeOnNextWakeUp(admission, wakeNow: wakeNow)
+                } else {
+                    loop.execute(admission)
                 }
             }
         } onCancel: {
