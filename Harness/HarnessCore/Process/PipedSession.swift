@@ -229,7 +229,7 @@ public final class PipedSession: Sendable {
     /// session without them): on the harness's event loop, before any wait returns, so it
     /// does not depend on Swift's cooperative pool (next, if the program already ended).
     /// Keep it quick, and do not wait in it for this session (its `terminate()` included).
-    public func onExit(_ handler: @escaping @Sendable (Output) -> Void) {
+    package func onExit(_ handler: @escaping @Sendable (Output) -> Void) {
         core.onExit(handler)
     }
 

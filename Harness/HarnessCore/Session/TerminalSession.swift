@@ -149,7 +149,7 @@ public final class TerminalSession: Sendable {
     /// Runs `handler` once, on the harness's event loop, when the program has exited and all
     /// its output was read (next, if it already has). Keep it quick, and do not wait in it
     /// for this session (its `terminate()` included).
-    public func onExit(_ handler: @escaping @Sendable (ExitStatus) -> Void) {
+    package func onExit(_ handler: @escaping @Sendable (ExitStatus) -> Void) {
         core.onExit(handler)
     }
 
