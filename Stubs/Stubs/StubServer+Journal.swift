@@ -27,7 +27,9 @@ extension StubServer {
         let journal = requests
         let matched = journal.filter(pattern.matches).count
         if count.isSatisfied(by: matched) { return nil }
-        return StubVerificationError(pattern: pattern, expected: count, actualCount: matched, received: journal)
+        var failure = StubVerificationError(pattern: pattern, expected: count, actualCount: matched, received: journal)
+        failure.stubRoutes = core.stubRoutes
+        return failure
     }
 
     /// Throws a `StubVerificationError` (listing what was received, with the closest requests and

@@ -229,6 +229,8 @@ import TestSupport
             let error = try #require(server.verificationFailure(.get("/todos"), count: .exactly(3)))
             #expect(error.description.contains("Expected exactly 3 request(s) matching GET /todos, but 2 matched."))
             #expect(error.description.contains("Received 3 request(s):"))
+            // The answering stub by its route, not by its generated id.
+            #expect(error.description.contains("✓ #1 GET /todos (stub GET /todos)"), "\(error)")
             #expect(error.description.contains(#"✗ path: expected exactly "/todos", was "/todo""#))
             #expect(throws: StubVerificationError.self) { try server.verify(.get("/todos"), count: .once) }
             #expect(server.requests(matching: .get("/todo")).count == 1)

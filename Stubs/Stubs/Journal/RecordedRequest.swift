@@ -61,8 +61,14 @@ public struct RecordedRequest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `#3 GET /todos?done=1 (stub abc)`.
-    public var description: String {
-        let answer = stubID.map { "stub \($0)" } ?? "no stub matched"
+    public var description: String { description(naming: [:]) }
+
+    /// `#3 GET /todos?done=1 (stub GET /todos)`: the answering stub by its route in `routes`
+    /// when its id was generated (a UUID says nothing a reader can use), by its id otherwise.
+    func description(naming routes: [StubID: String]) -> String {
+        let answer = stubID.map { id in
+            id.isGenerated ? routes[id].map { "stub \($0)" } ?? "stub \(id)" : "stub \(id)"
+        } ?? "no stub matched"
         return "#\(sequenceNumber) \(method) \(target) (\(answer))"
     }
 

@@ -13,6 +13,9 @@ public struct StubVerificationError: Error, Sendable, CustomStringConvertible, S
     /// Where the `verify` that failed was written, when known (the test framework glue records
     /// the failure there).
     public var failureSite: SourceSite?
+    /// The route of each stub the server had when the verification failed, so a request's
+    /// answering stub reads `stub GET /todos` rather than its generated id.
+    var stubRoutes: [StubID: String] = [:]
 
     /// Creates the error.
     public init(pattern: RequestPattern, expected: RequestCount, actualCount: Int, received: [RecordedRequest]) {
@@ -34,7 +37,7 @@ public struct StubVerificationError: Error, Sendable, CustomStringConvertible, S
         ]
         if received.isEmpty { lines.append("  (none)") }
         for request in received.prefix(50) {
-            lines.append("  \(pattern.matches(request) ? "✓" : "✗") \(request)")
+            lines.append("  \(pattern.matches(request) ? "✓" : "✗") \(request.description(naming: stubRoutes))")
         }
         if received.count > 50 { lines.append("  … \(received.count - 50) more") }
         let misses = received.filter { !pattern.matches($0) }
@@ -45,7 +48,7 @@ public struct StubVerificationError: Error, Sendable, CustomStringConvertible, S
             lines.append("")
             lines.append("Closest requests that did not match:")
             for (index, miss) in misses.enumerated() {
-                lines.append("  \(index + 1). \(miss.0)")
+                lines.append("  \(index + 1). \(miss.0.description(naming: stubRoutes))")
                 for difference in pattern.differences(from: miss.0) { lines.append("      ✗ \(difference)") }
             }
         }

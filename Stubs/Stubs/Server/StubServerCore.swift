@@ -85,6 +85,13 @@ final class StubServerCore: RequestHandling, Sendable {
 
     // MARK: - Stubs
 
+    /// Each registered stub's route (`GET /todos`), for messages that name a stub.
+    var stubRoutes: [StubID: String] {
+        state.withLock { state in
+            Dictionary(state.registry.entries.map { ($0.id, "\($0.pattern)") }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     func addStub(id: StubID, pattern: RequestPattern, behaviour: StubBehaviour, priority: Int, uses: Int?) {
         let replaced = state.withLock { state -> Bool in
             let existed = state.registry.entries.contains { $0.id == id }
