@@ -14,7 +14,7 @@ import HarnessSystem
         defer { session.terminate() }
         try await session.waitFor(text: "fourth")
         do {
-            try await examiningFailures { try await session.waitFor(text: "never shown", timeout: .milliseconds(50)) }
+            _ = try await examiningFailures { try await session.waitFor(text: "never shown", timeout: .milliseconds(50)) }
             Issue.record("the wait did not time out")
         } catch let error as any WaitTimeoutCarrying {
             let timeout = try #require(error.waitTimeout)
@@ -34,7 +34,7 @@ import HarnessSystem
         try await watcher.wait(for: "partial", in: .standardOutput)
         try await watcher.wait(for: "oops", in: .standardError)
         do {
-            try await examiningFailures { try await session.waitForExit(timeout: .milliseconds(50)) }
+            _ = try await examiningFailures { try await session.waitForExit(timeout: .milliseconds(50)) }
             Issue.record("the wait did not time out")
         } catch let error as any WaitTimeoutCarrying {
             let timeout = try #require(error.waitTimeout)

@@ -10,7 +10,7 @@ import HarnessSystem
 /// synchronous readers see (the output so far, the result), which only the loop writes. The loop's handlers
 /// hold the core, never the public session, so dropping the session runs its `deinit`, which
 /// terminates the program and releases everything here.
-final class PipedSessionCore: Sendable {
+final class PipedSessionCore: TerminatingCore {
     /// What the test did with the session, for its trace.
     let journal = SessionJournal()
     // MARK: - Fixed at launch
@@ -77,7 +77,7 @@ final class PipedSessionCore: Sendable {
     /// The child's exit, reported by the loop.
     private let exit = ChildExit()
     /// The teardown, started once; `terminate` waits for it, `terminated` awaits it.
-    private let termination = Termination()
+    let termination = Termination()
 
     init(
         pid: Int32, executable: String, input: Data, inputFD: Int32, outputFD: Int32, errorFD: Int32,
@@ -334,20 +334,8 @@ final class PipedSessionCore: Sendable {
         }
     }
 
-    /// The teardown, waited for: blocks the caller (never the loop) until it is done.
-    /// Idempotent: later calls return the first one's status.
-    @discardableResult
-    func terminate(grace: Duration) -> ExitStatus {
-        startTerminating(grace: grace)
-        return termination.wait(for: "PipedSession.terminate()")
-    }
-
-    /// The teardown, awaited.
-    @discardableResult
-    func terminated(grace: Duration) async -> ExitStatus {
-        startTerminating(grace: grace)
-        return await termination.value()
-    }
+    /// What a caller blocked on the loop was doing (``TerminatingCore``).
+    var terminateOperation: String { "PipedSession.terminate()" }
 
     /// On the loop, once the process group ended: takes what is already in the pipes without
     /// waiting for more, stops watching, closes every descriptor exactly once, and delivers

@@ -60,3 +60,31 @@ final class Termination: Sendable {
         }
     }
 }
+
+/// A core whose teardown is a ``Termination``: `startTerminating` begins it (once) on the
+/// loop; the waited and awaited forms below are the same for every such core.
+protocol TerminatingCore: Sendable {
+    /// The teardown's one start and finish.
+    var termination: Termination { get }
+    /// What a caller blocked on the loop was doing, for the message that stops the process.
+    var terminateOperation: String { get }
+    /// Starts the teardown once (later calls join it).
+    func startTerminating(grace: Duration)
+}
+
+extension TerminatingCore {
+    /// The teardown, waited for: blocks the caller (never the loop) until it is done.
+    /// Idempotent: later calls return the first one's status.
+    @discardableResult
+    func terminate(grace: Duration) -> ExitStatus {
+        startTerminating(grace: grace)
+        return termination.wait(for: terminateOperation)
+    }
+
+    /// The teardown, awaited.
+    @discardableResult
+    func terminated(grace: Duration) async -> ExitStatus {
+        startTerminating(grace: grace)
+        return await termination.value()
+    }
+}

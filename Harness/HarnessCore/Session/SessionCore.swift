@@ -24,7 +24,7 @@ import HarnessSystem
 ///
 /// The loop's handlers hold the core, never the public `TerminalSession`, so dropping the
 /// session runs its `deinit`, which terminates the program and releases everything here.
-final class SessionCore: Sendable {
+final class SessionCore: TerminatingCore {
     // MARK: - Fixed at launch
 
     let pid: Int32
@@ -403,18 +403,6 @@ final class SessionCore: Sendable {
         }
     }
 
-    /// The teardown, waited for: blocks the caller (never the loop) until it is done.
-    /// Idempotent: later calls return the first one's status.
-    @discardableResult
-    func terminate(grace: Duration) -> ExitStatus {
-        startTerminating(grace: grace)
-        return termination.wait(for: "TerminalSession.terminate()")
-    }
-
-    /// The teardown, awaited.
-    @discardableResult
-    func terminated(grace: Duration) async -> ExitStatus {
-        startTerminating(grace: grace)
-        return await termination.value()
-    }
+    /// What a caller blocked on the loop was doing (``TerminatingCore``).
+    var terminateOperation: String { "TerminalSession.terminate()" }
 }
