@@ -8,6 +8,7 @@ Usage: mcp_client_test.py HARNESS PRODUCTS_DIR FIXTURES_DIR
 (CI: .build/mcp-venv/bin/python Tests/Agents/mcp_client_test.py .build/debug/harness .build/debug Tests/Flows/fixtures)
 """
 import asyncio
+import base64
 import os
 import shutil
 import subprocess
@@ -59,6 +60,11 @@ async def todo(client, folder):
     check("Todos (25)" in waited["text"], "todo: wait_for returns the screen's text")
     screen, _ = await call(client, "screen", session=session, styles=True)
     check(any(run["style"] for run in screen.get("styles", [])), "todo: screen with styles gives styled runs")
+    snapshot = await client.call_tool("snapshot", {"session": session, "name": "loaded"})
+    images = [part for part in snapshot.content if getattr(part, "type", "") == "image"]
+    check(len(images) == 1 and images[0].mime_type == "image/png"
+          and base64.b64decode(images[0].data).startswith(b"\x89PNG\r\n\x1a\n"),
+          "todo: snapshot gives the SDK a PNG image of the screen")
     requests, _ = await call(client, "requests", session=session)
     check([(r["method"], r["target"]) for r in requests["requests"]] == [("GET", "/todos")], "todo: requests shows GET /todos")
     await call(client, "press", session=session, keys=["down"])

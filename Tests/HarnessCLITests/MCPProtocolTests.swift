@@ -236,6 +236,24 @@ extension MCPProtocolTests {
 }
 
 extension MCPProtocolTests {
+    /// `snapshot` shows the agent the screen as a PNG (MCP image content) beside the framed text.
+    @Test func aSnapshotCarriesThePNGOfTheScreen() async throws {
+        let exchange = try await exchange([
+            Self.call(1, "launch", #"{"program":"/bin/sh","args":["-c","echo ready; exec cat"],"size":"20x5"}"#),
+            Self.call(2, "wait_for", #"{"session":"s1","text":"ready"}"#),
+            Self.call(3, "snapshot", #"{"session":"s1","name":"ready"}"#),
+        ])
+        let content = try exchange.answer(3).member("result")?.member("content")
+        let image = try #require(content?.elements?.first { $0.member("type") == "image" }, "no image in \(String(describing: content))")
+        #expect(image.member("mimeType") == "image/png")
+        let data = try #require(image.member("data")?.text.flatMap { Data(base64Encoded: $0) })
+        let bytes = [UInt8](data)
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "not a PNG")
+        // IHDR: width and height, big-endian, after the signature, the chunk's length and type.
+        func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        #expect(bytes.count > 24 && word(16) == 20 * 8 && word(20) == 5 * 16, "a 20x5 screen is 160x80 pixels")
+    }
+
     @Test func everyCallIsInTheSessionsReportThatMergeReportsShows() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

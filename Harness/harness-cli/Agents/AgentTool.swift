@@ -116,7 +116,8 @@ struct AgentTool: Sendable {
                   ]),
         AgentTool("output", "What the program printed since the previous `output` call (the stream, as `expect-output` "
                   + "sees it; standard output and error for a program launched with pipes).", required: ["session"], [session]),
-        AgentTool("snapshot", "The screen as framed text (trailing blanks visible) with its style layer, and as an SVG picture.",
+        AgentTool("snapshot", "The screen as framed text (trailing blanks visible) with its style layer, as an SVG picture, "
+                  + "and as a PNG image to look at (drawn with GNU Unifont; the text says why when there is none).",
                   required: ["session"], [session, ("name", string("A name for the snapshot in the session's timeline."))]),
         AgentTool("requests", "The stub server's journal: every request the program sent, the route that answered it, "
                   + "and for a request no route matched the near misses.", required: ["session"], [session]),

@@ -14,6 +14,8 @@ struct ToolResult: Sendable {
     var structured: [String: JSONValue]
     /// Whether the call failed.
     var isError = false
+    /// A PNG picture shown after the text (MCP image content), when the call has one.
+    var png: [UInt8]? = nil
 
     /// An error result saying `message`.
     static func error(_ message: String, _ structured: [String: JSONValue] = [:]) -> ToolResult {
@@ -24,7 +26,9 @@ struct ToolResult: Sendable {
 
     /// The `tools/call` result.
     var json: JSONValue {
-        ["content": [["type": "text", "text": .string(text)]], "structuredContent": .object(structured), "isError": .bool(isError)]
+        var content: [JSONValue] = [["type": "text", "text": .string(text)]]
+        if let png { content.append(["type": "image", "mimeType": "image/png", "data": .string(Data(png).base64EncodedString())]) }
+        return ["content": .array(content), "structuredContent": .object(structured), "isError": .bool(isError)]
     }
 }
 
@@ -249,9 +253,17 @@ struct AgentToolCalls: Sendable {
         let name = try arguments.optionalString("name") ?? "screen"
         await session.steps.noteRead("# snapshot \(name)")
         guard let screen = session.screen else { return .error("snapshot: a program launched with pipes has no screen") }
-        let text = screen.framed() + "\n" + ScreenStyleLayer.text(of: screen)
-        return ToolResult(text: text, structured: ["session": .string(session.id), "name": .string(name), "text": .string(text),
-                                                   "svg": .string(ScreenSVG.render(screen))])
+        var text = screen.framed() + "\n" + ScreenStyleLayer.text(of: screen)
+        // The picture an agent can look at: a PNG (GNU Unifont), or why there is none.
+        let png: [UInt8]?
+        do { png = try ScreenPNG.render(screen) } catch {
+            png = nil
+            text += "\n(no PNG of the screen: \(error))"
+        }
+        var result = ToolResult(text: text, structured: ["session": .string(session.id), "name": .string(name), "text": .string(text),
+                                                         "svg": .string(ScreenSVG.render(screen))])
+        result.png = png
+        return result
     }
 
     private func requests(_ session: AgentSession) async -> ToolResult {
