@@ -2,7 +2,8 @@
 // pipes, and descriptors created close-on-exec atomically. On Linux a spawn is a vfork (its cost
 // does not grow with the test process's memory, as fork's page-table copy does; the parent
 // thread waits until the child executed or exited), elsewhere a fork; either way everything
-// between the fork and execve() below is async-signal-safe, touches no memory the parent uses
+// between the fork and execve() below is async-signal-safe (or a bare system call: sched_yield),
+// touches no memory the parent uses
 // and returns to no caller. The Linux child may also ask for a parent-death signal
 // (PR_SET_PDEATHSIG), which posix_spawn cannot express.
 
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -184,6 +186,26 @@ static void reset_signals(void) {
     (void)sigprocmask(SIG_SETMASK, &empty, NULL);
 }
 
+// execve, retrying "Text file busy" for up to about a second. A program spawned in this process
+// some other way than harness_spawn (posix_spawn: Foundation's Process, Swift Testing's exit
+// tests) holds a copy of every descriptor from its fork until its own exec, possibly the write
+// descriptor of the script executed here, whose writer has closed its own copy already: execve
+// fails with ETXTBSY until that child executes, a moment later. harness_spawn cannot wait for
+// such spawns as it waits for its own (wait_for_older_spawns), so it retries, yielding the CPU;
+// a file that stays open for writing still fails, with the same error. Returns with errno set.
+static void execute(const char *path, char *const argv[], char *const envp[]) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        execve(path, argv, envp);
+        if (errno != ETXTBSY) return;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long long elapsed = (long long)(now.tv_sec - start.tv_sec) * 1000000000LL + (now.tv_nsec - start.tv_nsec);
+        if (elapsed >= 1000000000LL) { errno = ETXTBSY; return; }
+        sched_yield();
+    }
+}
+
 static void run_child(const harness_spawn_request *request, int report_fd, int max_fd) {
     const char *path = request->path;
     char *const *argv = request->argv;
@@ -216,7 +238,7 @@ static void run_child(const harness_spawn_request *request, int report_fd, int m
     if (working_directory != NULL && chdir(working_directory) != 0) {
         write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_CHDIR);
     }
-    execve(path, argv, envp);
+    execute(path, argv, envp);
     write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_EXECVE);
 }
 
@@ -252,7 +274,7 @@ static void run_pipes_child(const harness_spawn_request *request, int report_fd,
     if (request->working_directory != NULL && chdir(request->working_directory) != 0) {
         write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_CHDIR);
     }
-    execve(request->path, request->argv, request->envp);
+    execute(request->path, request->argv, request->envp);
     write_failure_and_exit(report_fd, HARNESS_SPAWN_STEP_EXECVE);
 }
 
