@@ -3,8 +3,7 @@
 // does not grow with the test process's memory, as fork's page-table copy does; the parent
 // thread waits until the child executed or exited), elsewhere a fork; either way everything
 // between the fork and execve() below is async-signal-safe (or a bare system call: sched_yield),
-// touches no memory the parent uses
-// and returns to no caller. The Linux child may also ask for a parent-death signal
+// touches no memory the parent uses and returns to no caller. The Linux child may also ask for a parent-death signal
 // (PR_SET_PDEATHSIG), which posix_spawn cannot express.
 
 #ifndef _GNU_SOURCE
