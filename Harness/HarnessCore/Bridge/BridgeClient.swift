@@ -1,11 +1,17 @@
 import Foundation
 import HarnessWire
 import HarnessSystem
+import Synchronization
 
 /// The test side's state of one bridge: the connection, the handshake, pending
 /// calls and waits, the event log and the spy records. Every wait is a
 /// continuation resumed by the event loop (a message read, a timeout timer), cancellation or
 /// the end of the connection, whichever comes first, exactly once.
+///
+/// The state lives on the event loop the connection runs on (`state`, a ``LoopBound``): frames
+/// arrive there, and tasks reach it by handing the loop a job (a wait's admission, a
+/// subscription, the end). Synchronous readers (the app's name, the events and spy records so
+/// far) read what the loop publishes as it receives them (`published`, written only there).
 final class BridgeClient: Sendable {
     /// Why the bridge ended; each waiter turns it into a ``BridgeError``.
     enum EndCause: Sendable {
@@ -37,43 +43,46 @@ final class BridgeClient: Sendable {
 
     private typealias Waiter = WaiterTable<WaitKind, Outcome>.Waiter
 
-    /// Everything the connection, the loop's timers and the test's tasks share, under one lock.
+    /// What the connection, the loop's timers and the waits admitted there read and write: on
+    /// the loop only.
     struct State {
         var connection: FrameConnection?
         var everConnected = false
         var authenticated = false
         var ready = false
-        var helloApp = ""
-        var helloPID = 0
         var end: EndCause?
         var exitStatus: String?
         var disconnectReason: String?
         /// The loop timer that gives the process watcher `exitGrace` after the connection dropped.
         var exitGraceTimer: EventLoop.Timer?
-        var nextSubscriberID: UInt64 = 1
+        /// The cursors of the event waits, absolute positions in the published event log.
+        var eventCursors: [String: Int] = [:]
+        var subscribers: [UInt64: AsyncStream<BridgeEvent>.Continuation] = [:]
+    }
+
+    /// What the loop publishes for synchronous readers as it receives it: written only on the
+    /// loop, read anywhere (the loop's waits read the logs from here too, so each is kept once).
+    struct Published {
+        var helloApp = ""
+        var helloPID = 0
         /// The events with the time each arrived (for the report's timeline), the newest up to
-        /// the output limit; the cursors are absolute positions in it.
+        /// the output limit; the event cursors are absolute positions in it.
         var eventLog: BoundedLog<(event: BridgeEvent, receivedAt: Date)>
         /// Every spy record with the time it arrived, in arrival order, for the report's timeline.
         var recordLog: [(spy: String, value: RawJSON, receivedAt: Date)] = []
-        var eventCursors: [String: Int] = [:]
-        var subscribers: [UInt64: AsyncStream<BridgeEvent>.Continuation] = [:]
         var records: [String: [RawJSON]] = [:]
 
-        /// Takes `count` events matching `filter` after that filter's cursor, advancing it; nil
-        /// if not enough yet.
-        mutating func takeEvents(_ count: Int, filter: String?) -> [BridgeEvent]? {
-            let key = filter ?? "*"
+        /// The `count` events matching `filter` from `cursor` on, and the position after them;
+        /// nil if not enough yet.
+        func events(_ count: Int, filter: String?, from cursor: Int) -> (events: [BridgeEvent], next: Int)? {
             // A cursor in the dropped part goes on from the oldest event kept.
-            var index = eventLog.clamped(eventCursors[key] ?? 0)
+            var index = eventLog.clamped(cursor)
             var found: [BridgeEvent] = []
             while let entry = eventLog[position: index], found.count < count {
                 if filter == nil || entry.event.name == filter { found.append(entry.event) }
                 index += 1
             }
-            guard found.count == count else { return nil }
-            eventCursors[key] = index
-            return found
+            return found.count == count ? (found, index) : nil
         }
     }
 
@@ -84,43 +93,48 @@ final class BridgeClient: Sendable {
     let exitGrace: Duration
     let diagnostics: @Sendable () -> String?
 
-    private let state: Locked<State>
+    /// The bridge's state, on the event loop.
+    let state: LoopBound<State>
+    /// What synchronous readers see; only the loop writes it.
+    let published: Locked<Published>
     /// The pending calls and waits, on the event loop.
     private let waiters = WaiterTable<WaitKind, Outcome>()
+    private let nextSubscriberID = Atomic<UInt64>(1)
 
     init(token: String, maxFrameSize: Int, eventLimit: Int = OutputLimit.standard, exitGrace: Duration,
          diagnostics: @escaping @Sendable () -> String?) {
         self.token = token
         self.maxFrameSize = maxFrameSize
         self.eventLimit = eventLimit
-        state = Locked(State(eventLog: BoundedLog(limit: eventLimit)))
+        state = LoopBound(State(), on: .shared)
+        published = Locked(Published(eventLog: BoundedLog(limit: eventLimit)))
         self.exitGrace = exitGrace
         self.diagnostics = diagnostics
         waiters.describeTimeouts(with: self) { $0.timeoutError($1.condition, timeout: $1.timeout ?? .zero) }
     }
 
     /// Whether the caller runs on the thread that reads the bridge (the event loop's).
-    var isOnBridgeThread: Bool { state.withLock { $0.connection }?.isIOThread ?? false }
+    var isOnBridgeThread: Bool { EventLoop.shared.inLoop }
 
-    var appName: String { state.withLock { $0.helloApp } }
-    var appPID: Int { state.withLock { $0.helloPID } }
+    var appName: String { published.withLock { $0.helloApp } }
+    var appPID: Int { published.withLock { $0.helloPID } }
     /// The events kept (the newest, up to the output limit), in order.
-    var receivedEvents: [BridgeEvent] { state.withLock { $0.eventLog.elements.map(\.event) } }
+    var receivedEvents: [BridgeEvent] { published.withLock { $0.eventLog.elements.map(\.event) } }
     /// The events kept with the time each arrived, in order.
-    var timedEvents: [(event: BridgeEvent, receivedAt: Date)] { state.withLock { Array($0.eventLog.elements) } }
+    var timedEvents: [(event: BridgeEvent, receivedAt: Date)] { published.withLock { Array($0.eventLog.elements) } }
     /// How many older events were dropped by the output limit, and their bytes.
-    var droppedEvents: (count: Int, bytes: Int) { state.withLock { ($0.eventLog.droppedCount, $0.eventLog.droppedBytes) } }
+    var droppedEvents: (count: Int, bytes: Int) { published.withLock { ($0.eventLog.droppedCount, $0.eventLog.droppedBytes) } }
     /// Every spy record with the time it arrived, in arrival order.
-    var timedRecords: [(spy: String, value: RawJSON, receivedAt: Date)] { state.withLock { $0.recordLog } }
+    var timedRecords: [(spy: String, value: RawJSON, receivedAt: Date)] { published.withLock { $0.recordLog } }
 
-    func recordCount(spy name: String) -> Int { state.withLock { $0.records[name]?.count ?? 0 } }
-    func recordedValues(spy name: String) -> [RawJSON] { state.withLock { $0.records[name] ?? [] } }
+    func recordCount(spy name: String) -> Int { published.withLock { $0.records[name]?.count ?? 0 } }
+    func recordedValues(spy name: String) -> [RawJSON] { published.withLock { $0.records[name] ?? [] } }
 
     // MARK: - Connection life cycle
 
-    /// Adopts the one accepted connection (before it starts reading).
+    /// Adopts the one accepted connection (before it starts reading), on the loop.
     func attach(_ connection: FrameConnection) -> Bool {
-        state.withLock { state in
+        state.withValue { state in
             guard state.end == nil, state.connection == nil else { return false }
             state.connection = connection
             state.everConnected = true
@@ -130,17 +144,14 @@ final class BridgeClient: Sendable {
 
     /// Called on the event loop for each incoming message.
     func receive(_ message: BridgeMessage) {
-        let isAuthenticated = state.withLock { $0.authenticated }
-        guard isAuthenticated else {
+        guard state.value.authenticated else {
             authenticate(message)
             return
         }
         switch message {
         case .ready:
-            let resumed = state.withLock { state -> [Waiter] in
-                state.ready = true
-                return waiters.removeAll { if case .ready = $0.condition { true } else { false } }
-            }
+            state.value.ready = true
+            let resumed = waiters.removeAll { if case .ready = $0.condition { true } else { false } }
             for waiter in resumed { waiter.resume(returning: .nothing) }
         case .reply(let id, let result):
             let call = waiters.remove(id) { if case .call = $0.condition { true } else { false } }
@@ -155,28 +166,25 @@ final class BridgeClient: Sendable {
             }
         case .event(let seq, let name, let value):
             let event = BridgeEvent(seq: seq, name: name, value: value)
-            let (streams, satisfied) = state.withLock { state -> ([AsyncStream<BridgeEvent>.Continuation], [(waiter: Waiter, outcome: Outcome)]) in
-                // The weight: the value's JSON, the name, and the entry itself.
-                state.eventLog.append((event, Date()), weight: value.data.count + name.utf8.count + 64)
-                return (Array(state.subscribers.values), satisfyEventWaiters(&state))
-            }
-            for stream in streams { stream.yield(event) }
-            for (waiter, outcome) in satisfied { waiter.resume(returning: outcome) }
+            // The weight: the value's JSON, the name, and the entry itself.
+            _ = published.withLock { $0.eventLog.append((event, Date()), weight: value.data.count + name.utf8.count + 64) }
+            for stream in state.value.subscribers.values { stream.yield(event) }
+            for (waiter, outcome) in satisfyEventWaiters() { waiter.resume(returning: outcome) }
         case .record(let spy, _, let value):
-            let satisfied = state.withLock { state -> [(waiter: Waiter, outcome: Outcome)] in
-                state.records[spy, default: []].append(value)
-                state.recordLog.append((spy, value, Date()))
-                let values = state.records[spy]!
-                return waiters.removeSatisfied { waiter -> Outcome? in
-                    guard case .spy(let name, let index) = waiter.condition, name == spy, index < values.count else { return nil }
-                    return .json(values[index])
-                }
+            let values = published.withLock { published -> [RawJSON] in
+                published.records[spy, default: []].append(value)
+                published.recordLog.append((spy, value, Date()))
+                return published.records[spy]!
+            }
+            let satisfied = waiters.removeSatisfied { waiter -> Outcome? in
+                guard case .spy(let name, let index) = waiter.condition, name == spy, index < values.count else { return nil }
+                return .json(values[index])
             }
             for (waiter, outcome) in satisfied { waiter.resume(returning: outcome) }
         case .goodbye(let reason):
-            state.withLock { $0.disconnectReason = "the app said goodbye: \(reason)" }
+            state.value.disconnectReason = "the app said goodbye: \(reason)"
         default:
-            state.withLock { $0.connection }?.close(reason: "unexpected '\(message.typeName)' from the app")
+            state.value.connection?.close(reason: "unexpected '\(message.typeName)' from the app")
             finish(.protocolError(.unknownMessageType("\(message.typeName) (not allowed from the app)")))
         }
     }
@@ -197,20 +205,19 @@ final class BridgeClient: Sendable {
             refuse(code: .badToken, reason: reason, cause: .authenticationFailed(reason))
             return
         }
-        let connection = state.withLock { state -> FrameConnection? in
-            state.authenticated = true
-            state.helloApp = app
-            state.helloPID = pid
-            return state.connection
+        state.value.authenticated = true
+        published.withLock { published in
+            published.helloApp = app
+            published.helloPID = pid
         }
-        connection?.send(try! BridgeFrame.encode(.welcome(version: BridgeProtocol.version)))
+        state.value.connection?.send(try! BridgeFrame.encode(.welcome(version: BridgeProtocol.version)))
     }
 
     private func refuse(code: BridgeErrorCode, reason: String, cause: EndCause) {
         // The cause is recorded before the app hears of it: a refused app exits at once, and
         // its exit must not be taken for the reason the bridge ended.
         finish(cause)
-        let connection = state.withLock { $0.connection }
+        let connection = state.value.connection
         connection?.send(try! BridgeFrame.encode(.refused(code: code.rawValue, reason: reason)))
         connection?.close(reason: "refused: \(reason)", flush: true)
     }
@@ -227,7 +234,7 @@ final class BridgeClient: Sendable {
         return difference == 0
     }
 
-    /// Called once by the connection after it closed.
+    /// Called once by the connection after it closed, on the loop.
     func connectionClosed(_ reason: FrameConnection.CloseReason) {
         switch reason {
         case .protocolError(let error):
@@ -235,13 +242,13 @@ final class BridgeClient: Sendable {
         case .local:
             break  // closed by us; `finish` was or will be called by whoever closed it
         case .peerClosed, .socketError:
-            let status = state.withLock { state -> String? in
+            let status = state.withValue { state -> String? in
                 if state.disconnectReason == nil { state.disconnectReason = reason.description }
                 guard state.exitStatus == nil, state.end == nil, state.exitGraceTimer == nil else { return state.exitStatus }
                 // The app probably died: give the process watcher `exitGrace` to report its status.
                 state.exitGraceTimer = EventLoop.shared.schedule(after: exitGrace) { [weak self] in
                     guard let self else { return }
-                    let reason = self.state.withLock { $0.disconnectReason } ?? reason.description
+                    let reason = self.state.value.disconnectReason ?? reason.description
                     self.finish(.connectionLost(reason))
                 }
                 return nil
@@ -254,40 +261,42 @@ final class BridgeClient: Sendable {
     /// one waiting to be accepted): it has no host, so every pending and future wait fails at
     /// once with ``BridgeError/noHost(diagnostics:)``. Nothing when it did connect.
     func appWroteWithoutConnecting() {
-        let connected = state.withLock { $0.everConnected || $0.end != nil }
+        let connected = state.value.everConnected || state.value.end != nil
         if !connected { finish(.noHost) }
     }
 
-    /// The app process exited: every pending and future wait fails at once.
+    /// The app process exited: every pending and future wait fails at once (on the loop, now
+    /// when called there).
     func appExited(_ status: String) {
-        let connection = state.withLock { state -> FrameConnection? in
-            if state.exitStatus == nil { state.exitStatus = status }
-            return state.connection
+        EventLoop.shared.onLoop { [self] in
+            if state.value.exitStatus == nil { state.value.exitStatus = status }
+            state.value.connection?.close(reason: "the app exited")
+            finish(.appExited(status))
         }
-        connection?.close(reason: "the app exited")
-        finish(.appExited(status))
     }
 
-    /// Ends the bridge with `cause` (first cause wins) and fails every waiter.
+    /// Ends the bridge with `cause` (first cause wins) and fails every waiter (on the loop, now
+    /// when called there; a wait admitted after this sees `end` and fails at once).
     func finish(_ cause: EndCause) {
-        let (streams, connection, graceTimer) = state.withLock { state in
-            if state.end == nil { state.end = cause }
-            let streams = Array(state.subscribers.values)
-            state.subscribers.removeAll()
-            defer { state.exitGraceTimer = nil }
-            return (streams, state.connection, state.exitGraceTimer)
+        EventLoop.shared.onLoop { [self] in
+            let (streams, connection, graceTimer) = state.withValue { state in
+                if state.end == nil { state.end = cause }
+                let streams = Array(state.subscribers.values)
+                state.subscribers.removeAll()
+                defer { state.exitGraceTimer = nil }
+                return (streams, state.connection, state.exitGraceTimer)
+            }
+            if let graceTimer { EventLoop.shared.cancel(graceTimer) }
+            if case .closed = cause { connection?.close(reason: "the test closed the bridge") }
+            for stream in streams { stream.finish() }
+            failPendingWaiters()
         }
-        if let graceTimer { EventLoop.shared.cancel(graceTimer) }
-        if case .closed = cause { connection?.close(reason: "the test closed the bridge") }
-        for stream in streams { stream.finish() }
-        // The waiters live on the loop; a wait admitted after this sees `end` and fails at once.
-        EventLoop.shared.onLoop { [self] in failPendingWaiters() }
     }
 
     /// Fails every pending wait with the end's cause (on the loop).
     private func failPendingWaiters() {
         let pending = waiters.removeAll()
-        guard !pending.isEmpty, let endCause = state.withLock({ $0.end }) else { return }
+        guard !pending.isEmpty, let endCause = state.value.end else { return }
         let text = diagnostics()
         for waiter in pending {
             waiter.resume(throwing: error(for: endCause, during: waiter.condition, diagnostics: text))
@@ -321,9 +330,8 @@ final class BridgeClient: Sendable {
     /// Registers a waiter (unless `immediate` already has the outcome) and waits for it.
     ///
     /// - Parameters:
-    ///   - immediate: runs on the loop, under the lock; returns the outcome if it is already there.
-    ///   - afterRegistering: runs on the loop, outside the lock, once the waiter is registered
-    ///     (sends a call).
+    ///   - immediate: runs on the loop; returns the outcome if it is already there.
+    ///   - afterRegistering: runs on the loop once the waiter is registered (sends a call).
     func wait(
         _ kind: WaitKind,
         timeout: Duration,
@@ -332,7 +340,7 @@ final class BridgeClient: Sendable {
     ) async throws -> Outcome {
         try await waiters.wait(description: Self.describe(kind), timeout: timeout, admit: { [self] registration in
             enum Decision { case registered, done(Outcome), failed(EndCause) }
-            let decision = state.withLock { state -> Decision in
+            let decision = state.withValue { state -> Decision in
                 if let outcome = immediate?(&state) { return .done(outcome) }
                 if let end = state.end { return .failed(end) }
                 waiters.insert(registration, kind)
@@ -351,8 +359,8 @@ final class BridgeClient: Sendable {
         let text = diagnostics()
         switch kind {
         case .ready:
-            let connected = state.withLock { $0.everConnected }
-            return connected ? .notReady(timeout: timeout, diagnostics: text) : .neverConnected(timeout: timeout, diagnostics: text)
+            return state.value.everConnected
+                ? .notReady(timeout: timeout, diagnostics: text) : .neverConnected(timeout: timeout, diagnostics: text)
         case .call(let name, _):
             return .callTimedOut(name: name, timeout: timeout, diagnostics: text)
         case .spy(let name, let index):
@@ -392,7 +400,7 @@ final class BridgeClient: Sendable {
                 fail(id, with: .unencodable(type: "call params", detail: String(describing: error)))
                 return
             }
-            let outcome = state.withLock { $0.connection }?.send(frame) ?? .closed
+            let outcome = state.value.connection?.send(frame) ?? .closed
             if outcome == .dropped {
                 fail(id, with: .connectionLost(reason: "the outgoing queue is full", during: "call '\(name)'", diagnostics: nil))
             }
@@ -403,46 +411,56 @@ final class BridgeClient: Sendable {
     }
 
     func nextEvents(_ count: Int, named filter: String?, timeout: Duration) async throws -> [BridgeEvent] {
-        let outcome = try await wait(.events(filter: filter, count: count), timeout: timeout, immediate: {
-            $0.takeEvents(count, filter: filter).map { .events($0) }
+        let outcome = try await wait(.events(filter: filter, count: count), timeout: timeout, immediate: { [self] in
+            takeEvents(count, filter: filter, cursors: &$0.eventCursors).map { .events($0) }
         })
         guard case .events(let events) = outcome else { return [] }
         return events
     }
 
     func waitForRecord(spy name: String, index: Int, timeout: Duration) async throws -> RawJSON {
-        let outcome = try await wait(.spy(name: name, index: index), timeout: timeout, immediate: {
-            guard let values = $0.records[name], index < values.count else { return nil }
-            return .json(values[index])
+        let outcome = try await wait(.spy(name: name, index: index), timeout: timeout, immediate: { [self] _ in
+            let values = recordedValues(spy: name)
+            return index < values.count ? .json(values[index]) : nil
         })
         guard case .json(let value) = outcome else { return .null }
         return value
     }
 
+    /// The events so far, then each one as it arrives, until the bridge ends. The stream is
+    /// registered on the loop (after the jobs handed to it before), so it misses no event and
+    /// repeats none.
     func subscribe() -> AsyncStream<BridgeEvent> {
         let (stream, continuation) = AsyncStream<BridgeEvent>.makeStream()
-        let id = state.withLock { state -> UInt64? in
-            for entry in state.eventLog.elements { continuation.yield(entry.event) }
-            guard state.end == nil else { return nil }
-            defer { state.nextSubscriberID += 1 }
-            state.subscribers[state.nextSubscriberID] = continuation
-            return state.nextSubscriberID
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
+        let id = nextSubscriberID.wrappingAdd(1, ordering: .relaxed).oldValue
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            EventLoop.shared.execute { [weak self] in _ = self?.state.value.subscribers.removeValue(forKey: id) }
+        }
+        EventLoop.shared.onLoop { [self] in
+            for event in receivedEvents { continuation.yield(event) }
+            guard state.value.end == nil else { return continuation.finish() }
+            state.value.subscribers[id] = continuation
         }
         return stream
     }
 
-    /// Removes the event waiters the log now satisfies, from inside `state.withLock`.
-    private func satisfyEventWaiters(_ state: inout State) -> [(waiter: Waiter, outcome: Outcome)] {
-        waiters.removeSatisfied { waiter -> Outcome? in
-            guard case .events(let filter, let count) = waiter.condition else { return nil }
-            return state.takeEvents(count, filter: filter).map { .events($0) }
+    /// Takes `count` events matching `filter` after that filter's cursor, advancing it; nil if
+    /// not enough yet. On the loop.
+    private func takeEvents(_ count: Int, filter: String?, cursors: inout [String: Int]) -> [BridgeEvent]? {
+        let key = filter ?? "*"
+        let cursor = cursors[key] ?? 0
+        guard let (events, next) = published.withLock({ $0.events(count, filter: filter, from: cursor) }) else { return nil }
+        cursors[key] = next
+        return events
+    }
+
+    /// Removes the event waiters the log now satisfies (on the loop).
+    private func satisfyEventWaiters() -> [(waiter: Waiter, outcome: Outcome)] {
+        state.withValue { state in
+            waiters.removeSatisfied { waiter -> Outcome? in
+                guard case .events(let filter, let count) = waiter.condition else { return nil }
+                return takeEvents(count, filter: filter, cursors: &state.eventCursors).map { .events($0) }
+            }
         }
     }
 }
