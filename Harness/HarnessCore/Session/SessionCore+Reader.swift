@@ -70,11 +70,11 @@ extension SessionCore {
             let checks = screenChanged ? screenChecks(&state, pendingWaits) : nil
             let waitsForOutput = pendingWaits.contains { if case .output = $0.condition.condition { true } else { false } }
             let matched = waitsForOutput ? matchOutputWaiters(&state) : []
-            publish(&state)
             return (matched, checks, responses, first)
         }
         // The output, then the answers it asked for: input typed before this output was
-        // recorded when it was written, so the log keeps the order things happened in.
+        // recorded when it was written, and input typed after a test saw it can only follow,
+        // since the screen that shows it is published below, after it is in the log.
         let askWritable = channel.withLock { channel in
             channel.record(.init(time: Double(now &- launchUptime) / 1e9, kind: .output, bytes: Array(bytes)))
             channel.tail.append(bytes)
@@ -84,6 +84,7 @@ extension SessionCore {
             }
             return flushOutgoing(&channel)
         }
+        state.withValue { publish(&$0) }
         if first { configuration.onFirstOutput?() }
         if let askWritable { setWriteInterest(askWritable) }
         configuration.onOutput?(Array(bytes))
