@@ -182,7 +182,6 @@ package final class EventLoop: Sendable {
         var events = [UInt32](repeating: 0, count: 64)
         while true {
             runJobs()
-            fireDueTimers()
             let timeout = inbox.beginWaiting() ? owned.value.timeoutMilliseconds() : 0
             let count = owned.value.poller.wait(tokens: &tokens, events: &events, timeoutMilliseconds: timeout)
             inbox.endWaiting()
@@ -202,6 +201,9 @@ package final class EventLoop: Sendable {
                 let handler = owned.value.handler(of: token)
                 handler?(Poller.pollEvents(events[index]))
             }
+            // After the descriptors: what arrived before a deadline passed (while this thread
+            // was not scheduled, say) is read before that deadline's timer may call it late.
+            fireDueTimers()
         }
     }
 

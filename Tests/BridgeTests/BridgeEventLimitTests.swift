@@ -14,7 +14,7 @@ import Harness
         defer { listener.close() }
         let fixture = try FixtureProcess(listener: listener)
         defer { fixture.terminate() }
-        let app = try await listener.waitForReady(timeout: mustSucceedTimeout)
+        let app = try await listener.readyBridge()
         // The events are written before the call's reply: all are in when it returns.
         try await app.call("publish", 2_000)
         let kept = app.receivedEvents

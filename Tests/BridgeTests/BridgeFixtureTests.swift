@@ -12,7 +12,7 @@ import Harness
         defer { listener.close() }
         let fixture = try FixtureProcess(listener: listener)
         defer { fixture.terminate() }
-        let app = try await listener.waitForReady(timeout: mustSucceedTimeout)
+        let app = try await listener.readyBridge()
         #expect(app.appName == "bridge-fixture-app")
         #expect(app.appPID == Int(fixture.pid))
 
@@ -44,7 +44,7 @@ import Harness
         defer { listener.close() }
         let fixture = try FixtureProcess(listener: listener)
         defer { fixture.terminate() }
-        let app = try await listener.waitForReady(timeout: mustSucceedTimeout)
+        let app = try await listener.readyBridge()
         let clock = ContinuousClock()
         let start = clock.now
         do {
@@ -74,7 +74,7 @@ import Harness
             listener: listener)
         defer { fixture.terminate() }
         do {
-            _ = try await listener.waitForReady(timeout: mustSucceedTimeout)
+            _ = try await listener.readyBridge()
             Issue.record("an app with a bad token got ready")
         } catch BridgeError.authenticationFailed(let reason, _) {
             #expect(reason.contains(token.isEmpty ? "no token" : "wrong token"))

@@ -27,7 +27,7 @@ import Harness
         #expect(launch.options?.initialState == "loading")
         configure(host)
         host.ready()
-        let app = try await listener.waitForReady(timeout: mustSucceedTimeout)
+        let app = try await listener.readyBridge()
         return Connected(listener: listener, host: host, app: app)
     }
 

@@ -29,7 +29,7 @@ import Harness
         guard case .refused(let code, _) = answer else { Issue.record("got \(answer)"); return }
         #expect(code == "versionMismatch")
         await #expect {
-            _ = try await listener.waitForReady(timeout: mustSucceedTimeout)
+            _ = try await listener.readyBridge()
         } throws: { error in
             guard case BridgeError.versionMismatch(let app, let harness) = error else { return false }
             return app == 99 && harness == BridgeProtocol.version
@@ -54,7 +54,7 @@ import Harness
         guard case .refused(let code, _) = answer else { Issue.record("got \(answer)"); return }
         #expect(code == "badToken")
         await #expect {
-            _ = try await listener.waitForReady(timeout: mustSucceedTimeout)
+            _ = try await listener.readyBridge()
         } throws: { error in
             if case BridgeError.authenticationFailed(let reason, _) = error { return reason.contains("wrong token") }
             return false
@@ -68,7 +68,7 @@ import Harness
         defer { UnixSocket.close(fd) }
         try UnixSocket.sendAll(fd, try BridgeFrame.encode(.ready), timeoutMilliseconds: 30_000)
         await #expect {
-            _ = try await listener.waitForReady(timeout: mustSucceedTimeout)
+            _ = try await listener.readyBridge()
         } throws: { error in
             if case BridgeError.authenticationFailed = error { return true }
             return false
@@ -89,7 +89,7 @@ import Harness
         let fd = try Self.connect(listener)
         defer { UnixSocket.close(fd) }
         try UnixSocket.sendAll(fd, try Self.hello(listener) + (try BridgeFrame.encode(.ready)), timeoutMilliseconds: 30_000)
-        let app = try await listener.waitForReady(timeout: mustSucceedTimeout)
+        let app = try await listener.readyBridge()
         let pendingCall = Task { try await app.call("anything", timeout: .seconds(60)) }
         try await offPool {
             var decoder = FrameDecoder()

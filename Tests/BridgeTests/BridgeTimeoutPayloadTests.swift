@@ -41,7 +41,7 @@ import Harness
         let hello = try BridgeFrame.encode(.hello(
             version: BridgeProtocol.version, token: listener.launchOptions.bridgeToken!, pid: 1, app: "silent"))
         try UnixSocket.sendAll(fd, hello + (try BridgeFrame.encode(.ready)), timeoutMilliseconds: 30_000)
-        let app = try await listener.waitForReady(timeout: mustSucceedTimeout)
+        let app = try await listener.readyBridge()
         let timeout = try #require(await Self.payload { try await app.call("state", timeout: .milliseconds(50)) })
         #expect(timeout.awaited == "the reply to bridge call 'state'")
         #expect(timeout.timeout == .milliseconds(50))

@@ -115,6 +115,34 @@ import Testing
         #expect(heap.earliestDeadline() == nil)
     }
 
+    /// A loop of its own, for the test that holds its thread up.
+    static let heldLoop = EventLoop(name: "held-loop-tests")
+
+    /// What became readable while the loop's thread was held up is handled before a timer that
+    /// came due meanwhile: an answer that arrived in time is read before its wait's timeout fires.
+    @Test func aDescriptorReadyWhileTheLoopWasHeldIsHandledBeforeATimerThatCameDue() throws {
+        let loop = Self.heldLoop
+        let pipe = try Posix.makePipe(nonBlocking: true)
+        defer { Posix.closeIgnoringErrors(pipe.write) }
+        let order = Recorder<String>()
+        let released = Locked(false)
+        // One turn's jobs: hold the thread, then a timer due at once and the pipe's watch.
+        loop.execute { released.wait(until: { $0 }) }
+        loop.execute { [loop] in
+            loop.schedule(at: MonotonicClock.nanoseconds()) { order.record("timer") }
+        }
+        let watch = loop.watch(pipe.read, for: .readable) { _ in
+            var buffer = [UInt8](repeating: 0, count: 16)
+            if let count = (try? Posix.read(pipe.read, into: &buffer)) ?? nil, count > 0 { order.record("read") }
+        }
+        _ = try Posix.write(pipe.write, bytes: [1])
+        released.withLockNotifying { $0 = true }
+        #expect(order.wait(for: 2) == ["read", "timer"])
+        let closed = Recorder<Bool>()
+        loop.unwatch(watch, closing: true) { closed.record(true) }
+        _ = closed.wait(for: 1)
+    }
+
     @Test func jobsRunInOrderOnTheLoopAndSubmitReturnsTheirResult() async {
         let order = Recorder<Int>()
         for index in 0..<100 { loop.execute { order.record(index) } }
