@@ -362,13 +362,7 @@ public enum RunReportPage {
     private static func percent(_ value: Double) -> String { String(format: "%.3f", value) }
 
     /// One formatter for the page (made once: history strips format thousands of dates).
-    private static let dateFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter
-    }()
+    private static let dateFormatter = DateFormatter.utc("yyyy-MM-dd HH:mm 'UTC'")
 
     private static func dateText(_ date: Date) -> String { dateFormatter.string(from: date) }
 

@@ -68,10 +68,7 @@ public struct FlowHistory: Sendable {
     @discardableResult
     public func append(_ run: Run) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
+        let formatter = DateFormatter.utc("yyyyMMdd'T'HHmmss.SSS'Z'")
         let suffix = UUID().uuidString.prefix(8).lowercased()
         let path = FlowPaths.join(directory, "run-\(formatter.string(from: run.date))-\(suffix).json")
         let encoder = JSONEncoder()
