@@ -139,8 +139,7 @@ extension Screen {
 
     /// DECRC / CSI u: restores what `saveCursor` saved, or homes the cursor with a plain pen.
     mutating func restoreCursor() {
-        let saved = (activeBuffer == .main ? savedMain : savedAlternate)
-            ?? SavedCursor(row: 0, col: 0, pendingWrap: false, pen: .blank, originMode: false, charsets: CharsetState())
+        let saved = (activeBuffer == .main ? savedMain : savedAlternate) ?? SavedCursor()
         cursorRow = min(saved.row, rows - 1)
         cursorCol = min(saved.col, cols - 1)
         pendingWrap = saved.pendingWrap && cursorCol == cols - 1

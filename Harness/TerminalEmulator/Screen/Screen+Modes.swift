@@ -55,7 +55,6 @@ extension Screen {
         charsets = CharsetState()
         scrollTop = 0
         scrollBottom = rows - 1
-        let home = SavedCursor(row: 0, col: 0, pendingWrap: false, pen: .blank, originMode: false, charsets: CharsetState())
-        if activeBuffer == .main { savedMain = home } else { savedAlternate = home }
+        if activeBuffer == .main { savedMain = SavedCursor() } else { savedAlternate = SavedCursor() }
     }
 }
