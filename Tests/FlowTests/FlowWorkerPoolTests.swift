@@ -27,6 +27,8 @@ final class CallLog: Sendable {
     var maximumRunning: Int { state.withLock { $0.maximumRunning } }
     var attempts: [String: [Int]] { state.withLock { Dictionary(grouping: $0.calls, by: \.0).mapValues { $0.map(\.1) } } }
     var finishedPaths: [String] { state.withLock { $0.finished } }
+    /// Each job's attempt number, in the order the jobs began.
+    var attemptOrder: [Int] { state.withLock { $0.calls.map(\.1) } }
 }
 
 @Suite struct FlowWorkerPoolTests {
@@ -39,9 +41,9 @@ final class CallLog: Sendable {
         "skip": [.skipped(reason: "no bridge")],
     ]
 
-    func run(retries: Int, jobs: Int = 3, log: CallLog = CallLog()) async -> [FlowResult] {
+    func run(retries: Int, jobs: Int = 3, retriesAlone: Bool = false, log: CallLog = CallLog()) async -> [FlowResult] {
         let flows = ["skip", "pass", "very-flaky", "fail", "flaky"].map { flowFile("F/\($0).flow") }
-        let pool = FlowWorkerPool(jobs: jobs, retries: retries)
+        let pool = FlowWorkerPool(jobs: jobs, retries: retries, retriesAlone: retriesAlone)
         return await pool.run(flows, job: { flow, attempt in
             log.begin(flow, attempt)
             defer { log.end() }
@@ -68,6 +70,19 @@ final class CallLog: Sendable {
         #expect(results[4].failureMessage == "two")
         #expect(results[0].failurePosition?.line == 3)
         #expect(results[3].skipReason == "no bridge")
+    }
+
+    /// `--retry-isolated`: the same verdicts and attempt numbers, but no retry begins before
+    /// every flow's first attempt (on one worker, a flow's retries would follow it), and each
+    /// flow is reported once.
+    @Test func retriesAloneRunAfterEveryFirstAttempt() async {
+        let log = CallLog()
+        let results = await run(retries: 2, jobs: 1, retriesAlone: true, log: log)
+        #expect(results.map(\.status) == [.failed, .flaky, .passed, .skipped, .flaky])
+        #expect(results.map { $0.attempts.map(\.number) } == [[1, 2, 3], [1, 2], [1], [1], [1, 2, 3]])
+        #expect(log.attemptOrder.prefix(5).allSatisfy { $0 == 1 } && log.attemptOrder.dropFirst(5).allSatisfy { $0 > 1 })
+        #expect(log.attemptOrder.count == 10)
+        #expect(Set(log.finishedPaths) == Set(results.map(\.path)) && log.finishedPaths.count == 5)
     }
 
     @Test func withoutRetriesFlakyFlowsFail() async {

@@ -140,11 +140,7 @@ struct FlowSuite: SuiteSource {
             return await executor.run(script, flow: flow, attempt: attempt)
         }
         let files = selected.compactMap { flows[$0] }
-        guard retryIsolated else {
-            return await FlowWorkerPool(jobs: jobs ?? 1, retries: retries).run(files, job: job, onFinish: progress.flowFinished,
-                                                                              interruption: interruption)
-        }
-        return await FlowWorkerPool(jobs: jobs ?? 1, retries: retries).runRetryingIsolated(
+        return await FlowWorkerPool(jobs: jobs ?? 1, retries: retries, retriesAlone: retryIsolated).run(
             files, job: job, onFinish: progress.flowFinished, interruption: interruption)
     }
 

@@ -18,14 +18,21 @@ public struct FlowWorkerPool: Sendable, Hashable {
     public var jobs: Int
     /// How many times a failed flow is run again (0: no retry).
     public var retries: Int
+    /// Whether the retries wait until every flow ran once, then run one at a time on one worker
+    /// (`--retry-isolated`): a flow that fails only while others run beside it (a shared port, a
+    /// loaded machine) gets its retries alone. A flow is then reported (`onFinish`) once its last
+    /// attempt ended, and attempt numbers go on from the first run (a retry is attempt 2).
+    public var retriesAlone: Bool
 
     /// Creates a pool; `jobs` defaults to the number of active cores.
-    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, retries: Int = 0) {
+    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, retries: Int = 0, retriesAlone: Bool = false) {
         self.jobs = max(1, jobs)
         self.retries = max(0, retries)
+        self.retriesAlone = retriesAlone
     }
 
-    /// Runs every flow and returns the results sorted by relative path.
+    /// Runs every flow and returns the results sorted by relative path. A failed flow runs
+    /// again at once on its worker, or, with ``retriesAlone``, after every flow ran once.
     ///
     /// When the task running this is cancelled (the run was interrupted), no flow starts any
     /// more, the running attempts are cancelled (their teardown still runs), and every flow that
@@ -43,6 +50,7 @@ public struct FlowWorkerPool: Sendable, Hashable {
         onFinish: @escaping @Sendable (FlowResult) -> Void = { _ in },
         interruption: @escaping @Sendable () -> String = { "interrupted" }
     ) async -> [FlowResult] {
+        if retriesAlone, retries > 0 { return await runRetryingAlone(flows, job: job, onFinish: onFinish, interruption: interruption) }
         let retries = self.retries
         var results: [FlowResult] = []
         results.reserveCapacity(flows.count)
