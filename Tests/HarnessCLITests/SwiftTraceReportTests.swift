@@ -70,6 +70,29 @@ import Stubs
         }
     }
 
+    /// An app's values are cut at 300 characters in the trace: the todo app's spy records the
+    /// whole list it saves, here 20 todos (about 1,500 characters of JSON).
+    @Test func theTraceCutsAnAppsLongValues() async throws {
+        let server = try StubServer()
+        defer { server.stop() }
+        let todos = (1...20).map { #"{"userId": 1, "id": \#($0), "title": "todo number \#($0) of twenty", "completed": false}"# }
+        try server.stub(.get("/todos"), .json(text: "[" + todos.joined(separator: ", ") + "]"))
+        var launch = AppLaunch(executable: try BuildProducts.executable(named: "todo").path)
+        launch.launchProtocol = .bridge
+        launch.network = server.baseURL
+        launch.environment = testEnvironment
+        launch.defaultTimeout = mustSucceedTimeout
+        let app = try await TerminalApp.launch(launch)
+        defer { app.close(failed: false) }
+        let recorder = FlowTraceRecorder()
+        try await app.run(AppStep.expect(.text("[ Start ]")), AppStep(.press(.enter), expect: .spyCount("database.save", 1)))
+        let saved = try #require(FlowRun.bridgeMessages(of: app, trace: recorder).first { $0.kind == .spy })
+        #expect(saved.name == "database.save")
+        #expect(saved.value.count == 301 && saved.value.hasPrefix(#"[{"#) && saved.value.hasSuffix("…"), "\(saved.value)")
+        let states = FlowRun.bridgeMessages(of: app, trace: recorder).filter { $0.kind == .event }.map(\.value)
+        #expect(states.prefix(2) == [#""idle""#, #""loading""#], "short values are kept whole")
+    }
+
     @Test(.enabled(if: HeadlessChromium.isInstalled, "chromium is not installed (.ci/run installs it: apt-get install -y chromium)"))
     func mergeReportsShowsASwiftTestNextToAFlowInChromium() async throws {
         let fixture = try FlowFixture()

@@ -85,11 +85,12 @@ extension FlowRun {
                     value: "\(dropped.count) older events (\(dropped.bytes) bytes) were dropped (output limit)"))
             }
             for (event, date) in timed {
-                messages.append(.init(time: trace.seconds(at: date), kind: .event, name: event.name, value: event.value.text))
+                messages.append(.init(time: trace.seconds(at: date), kind: .event, name: event.name,
+                                      value: FlowTrace.Message.clipped(event.value.text)))
             }
             for record in bridge.timedRecords {
                 messages.append(.init(time: trace.seconds(at: record.receivedAt), kind: .spy, name: record.spy,
-                                      value: record.value.text))
+                                      value: FlowTrace.Message.clipped(record.value.text)))
             }
             messages.sort { $0.time < $1.time }
         }

@@ -73,15 +73,12 @@ public struct FlowTrace: Sendable {
         public var kind: Kind
         /// The event's or the spy's name.
         public var name: String
-        /// The value as JSON text (cut at 300 characters).
+        /// The value as JSON text (an app's cut at 300 characters, ``clipped(_:)``).
         public var value: String
 
-        /// Creates a message row.
-        public init(time: Double, kind: Kind, name: String, value: String) {
-            self.time = time
-            self.kind = kind
-            self.name = name
-            self.value = value.count > 300 ? String(value.prefix(300)) + "…" : value
+        /// An app's value as a trace keeps it: its first 300 characters, then `…`.
+        static func clipped(_ value: String) -> String {
+            value.count > 300 ? String(value.prefix(300)) + "…" : value
         }
     }
 
