@@ -11,17 +11,22 @@ import Stubs
 /// timeline with the failing step at its Swift line, per-step screens, stub requests, bridge
 /// events and the replay.
 @Suite struct SwiftTraceReportTests {
-    /// The steps of `RunReportBrowserTests.failingFlow`, in Swift.
-    func runFailingSwiftSteps(artifacts: String) async throws -> (outcome: StepEngine.Outcome, line: Int) {
-        let server = try StubServer()
-        defer { server.stop() }
-        try server.stub(.get("/todos"), .text("database down", status: 500))
+    /// The todo app with its bridge, on `server`'s network.
+    func launchTodo(on server: StubServer) async throws -> TerminalApp {
         var launch = AppLaunch(executable: try BuildProducts.executable(named: "todo").path)
         launch.launchProtocol = .bridge
         launch.network = server.baseURL
         launch.environment = testEnvironment
         launch.defaultTimeout = mustSucceedTimeout
-        let app = try await TerminalApp.launch(launch)
+        return try await TerminalApp.launch(launch)
+    }
+
+    /// The steps of `RunReportBrowserTests.failingFlow`, in Swift.
+    func runFailingSwiftSteps(artifacts: String) async throws -> (outcome: StepEngine.Outcome, line: Int) {
+        let server = try StubServer()
+        defer { server.stop() }
+        try server.stub(.get("/todos"), .text("database down", status: 500))
+        let app = try await launchTodo(on: server)
         defer { app.close(failed: false) }
         let failingLine = #line + 4
         let steps = [
@@ -77,12 +82,7 @@ import Stubs
         defer { server.stop() }
         let todos = (1...20).map { #"{"userId": 1, "id": \#($0), "title": "todo number \#($0) of twenty", "completed": false}"# }
         try server.stub(.get("/todos"), .json(text: "[" + todos.joined(separator: ", ") + "]"))
-        var launch = AppLaunch(executable: try BuildProducts.executable(named: "todo").path)
-        launch.launchProtocol = .bridge
-        launch.network = server.baseURL
-        launch.environment = testEnvironment
-        launch.defaultTimeout = mustSucceedTimeout
-        let app = try await TerminalApp.launch(launch)
+        let app = try await launchTodo(on: server)
         defer { app.close(failed: false) }
         let recorder = FlowTraceRecorder()
         try await app.run(AppStep.expect(.text("[ Start ]")), AppStep(.press(.enter), expect: .spyCount("database.save", 1)))
