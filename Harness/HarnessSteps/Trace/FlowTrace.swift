@@ -73,7 +73,7 @@ public struct FlowTrace: Sendable {
         public var kind: Kind
         /// The event's or the spy's name.
         public var name: String
-        /// The value as JSON text (an app's cut at 300 characters, ``clipped(_:)``).
+        /// The value as JSON text (an app's cut at 300 characters).
         public var value: String
 
         /// An app's value as a trace keeps it: its first 300 characters, then `…`.
