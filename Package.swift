@@ -4,10 +4,21 @@ import PackageDescription
 let package = Package(
     name: "TerminalHarness",
     platforms: [.macOS(.v15)],
-    // Each product is the target of its name.
-    products: ["todo", "harness", "stub-server"].map { .executable(name: $0, targets: [$0]) }
-        + ["TodoCore", "Harness", "HarnessCore", "HarnessFlows", "HarnessSteps", "HarnessFlowCases", "TerminalEmulator",
-           "HarnessWire", "HarnessHost", "Stubs"].map { .library(name: $0, targets: [$0]) },
+    products: [
+        .executable(name: "todo", targets: ["todo"]),
+        .executable(name: "harness", targets: ["harness"]),
+        .library(name: "TodoCore", targets: ["TodoCore"]),
+        .library(name: "Harness", targets: ["Harness"]),
+        .library(name: "HarnessCore", targets: ["HarnessCore"]),
+        .library(name: "HarnessFlows", targets: ["HarnessFlows"]),
+        .library(name: "HarnessSteps", targets: ["HarnessSteps"]),
+        .library(name: "HarnessFlowCases", targets: ["HarnessFlowCases"]),
+        .library(name: "TerminalEmulator", targets: ["TerminalEmulator"]),
+        .library(name: "HarnessWire", targets: ["HarnessWire"]),
+        .library(name: "HarnessHost", targets: ["HarnessHost"]),
+        .library(name: "Stubs", targets: ["Stubs"]),
+        .executable(name: "stub-server", targets: ["stub-server"]),
+    ],
     targets: [
         // The sample app under test.
         .target(name: "TodoCore", path: "Sources/TodoCore"),
