@@ -20,11 +20,11 @@ import TerminalEmulator
 /// ```
 public struct AppStep: Sendable {
     /// What the step does; nil for a step that only checks.
-    public var action: AppAction?
+    package var action: AppAction?
     /// What must then be true, checked in order.
-    public var expectations: [AppExpectation]
+    package var expectations: [AppExpectation]
     /// Where the step was written.
-    public var location: SourceCodeLocation
+    package var location: SourceCodeLocation
 
     /// A step that does `action`, then checks `expectations` in order.
     public init(

@@ -10,9 +10,9 @@ import XCTest
 /// `XCTFail` with the location's file and line. Every assertion of the harness goes through
 /// ``fail(_:at:)`` (or, to stop the test as well, ``failAndStop(_:at:throwing:)``), so each
 /// failure points at the line that made the expectation.
-public enum FailureReporter {
+package enum FailureReporter {
     /// Records a failure with `message` at `location`.
-    public static func fail(_ message: String, at location: SourceCodeLocation) {
+    package static func fail(_ message: String, at location: SourceCodeLocation) {
         if let override = TaskOverride.current {
             override(message, location)
         } else if Test.current != nil {
@@ -40,7 +40,7 @@ public enum FailureReporter {
     ///                                           throwing: NotSaved())
     /// }
     /// ```
-    public static func failAndStop(
+    package static func failAndStop(
         _ message: String,
         at location: SourceCodeLocation,
         throwing error: some Error

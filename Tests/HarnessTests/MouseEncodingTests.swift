@@ -24,10 +24,10 @@ import TerminalEmulator
         (MouseEvent(.wheelDown, at: at(2, 3)), .normal, .legacy, legacy(65, 4, 3)),
         (MouseEvent(.press(.left), at: at(0, 0), modifiers: .shift), .normal, .legacy, legacy(4, 1, 1)),
         (MouseEvent(.press(.left), at: at(0, 0), modifiers: .alt), .normal, .legacy, legacy(8, 1, 1)),
-        (MouseEvent(.press(.left), at: at(0, 0), modifiers: .control), .normal, .legacy, legacy(16, 1, 1)),
-        (MouseEvent(.wheelDown, at: at(0, 0), modifiers: [.shift, .alt, .control]), .normal, .legacy, legacy(65 + 28, 1, 1)),
+        (MouseEvent(.press(.left), at: at(0, 0), modifiers: .ctrl), .normal, .legacy, legacy(16, 1, 1)),
+        (MouseEvent(.wheelDown, at: at(0, 0), modifiers: [.shift, .alt, .ctrl]), .normal, .legacy, legacy(65 + 28, 1, 1)),
         (MouseEvent(.motion(.left), at: at(1, 1)), .buttonEvent, .legacy, legacy(32, 2, 2)),
-        (MouseEvent(.motion(.right), at: at(1, 1), modifiers: .control), .anyEvent, .legacy, legacy(32 + 2 + 16, 2, 2)),
+        (MouseEvent(.motion(.right), at: at(1, 1), modifiers: .ctrl), .anyEvent, .legacy, legacy(32 + 2 + 16, 2, 2)),
         (MouseEvent(.motion(nil), at: at(1, 1)), .anyEvent, .legacy, legacy(35, 2, 2)),
         // The last cell legacy bytes reach: column and row 223 (byte 255).
         (MouseEvent(.press(.left), at: at(222, 222)), .normal, .legacy, legacy(0, 223, 223)),
@@ -38,14 +38,14 @@ import TerminalEmulator
         (MouseEvent(.wheelUp, at: at(1, 1)), .x10, .legacy, nil),
         (MouseEvent(.motion(.left), at: at(1, 1)), .x10, .legacy, nil),
         // X10: the button only, no modifiers.
-        (MouseEvent(.press(.right), at: at(1, 1), modifiers: .control), .x10, .legacy, legacy(2, 2, 2)),
+        (MouseEvent(.press(.right), at: at(1, 1), modifiers: .ctrl), .x10, .legacy, legacy(2, 2, 2)),
         (MouseEvent(.press(.left), at: at(1, 1)), .x10, .sgr, text("\u{1b}[<0;2;2M")),
         // SGR: decimal, 1-based, release with `m` and its own button.
         (MouseEvent(.press(.left), at: at(0, 0)), .normal, .sgr, text("\u{1b}[<0;1;1M")),
         (MouseEvent(.release(.left), at: at(0, 0)), .normal, .sgr, text("\u{1b}[<0;1;1m")),
         (MouseEvent(.release(.right), at: at(9, 19)), .normal, .sgr, text("\u{1b}[<2;20;10m")),
         (MouseEvent(.wheelUp, at: at(9, 19)), .normal, .sgr, text("\u{1b}[<64;20;10M")),
-        (MouseEvent(.wheelDown, at: at(9, 19), modifiers: .control), .normal, .sgr, text("\u{1b}[<81;20;10M")),
+        (MouseEvent(.wheelDown, at: at(9, 19), modifiers: .ctrl), .normal, .sgr, text("\u{1b}[<81;20;10M")),
         (MouseEvent(.motion(.left), at: at(9, 19)), .buttonEvent, .sgr, text("\u{1b}[<32;20;10M")),
         (MouseEvent(.motion(nil), at: at(9, 19)), .anyEvent, .sgr, text("\u{1b}[<35;20;10M")),
         (MouseEvent(.press(.middle), at: at(0, 0), modifiers: [.shift, .alt]), .normal, .sgr, text("\u{1b}[<13;1;1M")),
@@ -81,6 +81,14 @@ import TerminalEmulator
     func cellsPastTheEncodingsLimitAreNotSent(encoding: MouseEncoding, position: ScreenPosition) {
         #expect(throws: MouseError.unencodable(position: position, encoding: encoding, limit: encoding.coordinateLimit)) {
             try MouseEvent(.press(.left), at: position).encoded(tracking: .normal, encoding: encoding)
+        }
+    }
+
+    @Test(arguments: [MouseTracking.x10, .normal, .anyEvent])
+    func superIsNotEncoded(tracking: MouseTracking) {
+        let event = MouseEvent(.press(.left), at: Self.at(0, 0), modifiers: [.shift, .super])
+        #expect(throws: MouseError.superNotReported(gesture: "send \(event)")) {
+            try event.encoded(tracking: tracking, encoding: .sgr)
         }
     }
 

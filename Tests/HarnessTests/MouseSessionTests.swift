@@ -67,7 +67,7 @@ import TerminalEmulator
         Case(name: "click, legacy", modes: ["1000"], gesture: { try $0.click(row: 2, col: 4) },
              expected: legacy(0, 5, 3) + legacy(3, 5, 3)),
         Case(name: "right click with ctrl, SGR", modes: ["1000", "1006"],
-             gesture: { try $0.click(row: 0, col: 0, button: .right, modifiers: .control) },
+             gesture: { try $0.click(row: 0, col: 0, button: .right, modifiers: .ctrl) },
              expected: hex("\u{1b}[<18;1;1M\u{1b}[<18;1;1m")),
         Case(name: "click past column 95, UTF-8", modes: ["1000", "1005"], gesture: { try $0.click(row: 0, col: 99) },
              expected: hex([0x1b, 0x5b, 0x4d, 32, 0xC2, 0x84, 33, 0x1b, 0x5b, 0x4d, 35, 0xC2, 0x84, 33]),
@@ -137,6 +137,10 @@ import TerminalEmulator
         }
         #expect(throws: MouseError.outsideScreen(position: ScreenPosition(row: 10, col: 0), cols: 300, rows: 10)) {
             try session.click(row: 10, col: 0)
+        }
+        // One modifiers type serves keys and the mouse; a mouse report has no Super.
+        #expect(throws: MouseError.superNotReported(gesture: "click row 0, col 0")) {
+            try session.click(row: 0, col: 0, modifiers: [.ctrl, .super])
         }
         let missing = try #require(throws: MouseError.self) { try session.click(text: "not on the screen") }
         #expect(missing.description.contains("Cannot find \"not on the screen\" on the screen"))

@@ -13,7 +13,7 @@ import Testing
         #expect(try SnapshotRecordMode.fromEnvironment(["CI": "1", "HARNESS_RECORD": "failed"]) == .failed)
         #expect(try SnapshotRecordMode.fromEnvironment(["HARNESS_RECORD": ""]) == .missing)
         for mode in SnapshotRecordMode.allCases {
-            #expect(try SnapshotRecordMode.fromEnvironment(["HARNESS_RECORD": mode.rawValue.uppercased()]) == mode)
+            #expect(try SnapshotRecordMode.fromEnvironment(["HARNESS_RECORD": mode.description.uppercased()]) == mode)
         }
     }
 

@@ -56,11 +56,14 @@ public struct SnapshotMatrix: Sendable {
     }
 
     /// Whether the app may use color (`swift test` itself sets `NO_COLOR`: color mode unsets it).
-    public enum ColorMode: String, Sendable, Hashable, CaseIterable {
+    public enum ColorMode: Sendable, Hashable, CaseIterable {
         /// The app's default: color.
         case color
         /// `NO_COLOR=1`.
         case nocolor
+
+        /// `color` or `nocolor`, as snapshot names spell it.
+        package var name: String { self == .color ? "color" : "nocolor" }
     }
 
     /// One picture: a sample at a size in a theme and a color mode.
@@ -76,7 +79,7 @@ public struct SnapshotMatrix: Sendable {
 
         /// The snapshot name: `Loaded-80x24-color`, `Loaded-80x24-light-color`.
         public var name: String {
-            "\(sample.name)-\(size.cols)x\(size.rows)-" + (theme == .dark ? "" : "\(theme)-") + colorMode.rawValue
+            "\(sample.name)-\(size.cols)x\(size.rows)-" + (theme == .dark ? "" : "\(theme)-") + colorMode.name
         }
         public var description: String { name }
 

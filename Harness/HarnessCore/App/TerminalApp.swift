@@ -21,7 +21,7 @@ public final class TerminalApp: Sendable {
     /// The bridge into the app; nil unless launched with ``LaunchProtocol/bridge``.
     package let connectedBridge: AppBridge?
     /// The launch protocol the app was launched with (named in errors).
-    public let launchProtocol: LaunchProtocol
+    package let launchProtocol: LaunchProtocol
     private let listener: BridgeListener?
     private let closed = Locked(false)
     private let closeHandlers = Locked<[@Sendable (TerminalApp, Bool) -> Void]>([])

@@ -4,7 +4,7 @@ import HarnessSystem
 ///
 /// Captured from the call site with default arguments (`#fileID`, `#filePath`, `#line`,
 /// `#column`) so that a failure is reported on the line that made the expectation.
-public struct SourceCodeLocation: Sendable, CustomStringConvertible {
+package struct SourceCodeLocation: Sendable, CustomStringConvertible {
     /// The file as `Module/File.swift`.
     public var fileID: StaticString
     /// The file's full path.

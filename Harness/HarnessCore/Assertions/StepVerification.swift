@@ -5,13 +5,13 @@
 /// and its failure is reported there.
 public struct Step<State, Message, Effect> {
     /// The message sent to the machine.
-    public var message: Message
+    package var message: Message
     /// The effect the machine must return, or `nil` for none.
-    public var effect: Effect?
+    package var effect: Effect?
     /// Turns the previous state into the expected one.
-    public var update: (inout State) -> Void
+    package var update: (inout State) -> Void
     /// Where the step was written.
-    public var location: SourceCodeLocation
+    package var location: SourceCodeLocation
 
     /// Creates a step: send `message`; the state changes as `update` says; `effect` comes out.
     ///

@@ -14,7 +14,7 @@ public struct AppBridge: Sendable {
     let client: BridgeClient
 
     /// The time a call waits for its reply when neither the call nor the launch sets one.
-    public static let defaultTimeout: Duration = .seconds(10)
+    package static let defaultTimeout: Duration = .seconds(10)
 
     /// The time a call, probe, event or spy wait waits when it does not pass its own.
     /// A ``TerminalApp``'s bridge takes its launch's `defaultTimeout`, like the screen's waits;

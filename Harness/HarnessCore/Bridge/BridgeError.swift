@@ -31,7 +31,7 @@ public enum BridgeError: Error, Sendable, CustomStringConvertible, SourceLocated
     case callTimedOut(name: String, timeout: Duration, diagnostics: String?)
     /// A wait for events or spy calls timed out; `received` says what did arrive.
     case waitTimedOut(what: String, timeout: Duration, received: String, diagnostics: String?,
-                      location: SourceCodeLocation? = nil)
+                      location: SourceSite? = nil)
     /// The app exposes nothing called `name`; `available` lists what it does expose.
     case unknownName(String, available: [String])
     /// The app's probe or handler failed (code from the protocol, message from the app).
@@ -55,13 +55,13 @@ public enum BridgeError: Error, Sendable, CustomStringConvertible, SourceLocated
     /// Where the wait was written, when known (the test framework glue records the failure there).
     public var failureSite: SourceSite? {
         guard case .waitTimedOut(_, _, _, _, let location) = self else { return nil }
-        return location?.site
+        return location
     }
 
     /// This error with the place the wait was written, when it is a wait's error without one.
     func at(_ location: SourceCodeLocation) -> BridgeError {
         guard case .waitTimedOut(let what, let timeout, let received, let diagnostics, nil) = self else { return self }
-        return .waitTimedOut(what: what, timeout: timeout, received: received, diagnostics: diagnostics, location: location)
+        return .waitTimedOut(what: what, timeout: timeout, received: received, diagnostics: diagnostics, location: location.site)
     }
 
     /// The explanation without the place the wait was written.

@@ -1,6 +1,6 @@
 /// The terminal window gaining or losing the keyboard focus, which a program that enabled focus
 /// reporting (DECSET 1004) is told as `CSI I` or `CSI O` (``TerminalDriving/focus(_:fileID:line:)``).
-public enum FocusChange: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum FocusChange: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The window gained the focus: `CSI I`.
     case `in`
     /// The window lost the focus: `CSI O`.
@@ -10,5 +10,5 @@ public enum FocusChange: String, Sendable, Hashable, CaseIterable, CustomStringC
     package var bytes: [UInt8] { [0x1b, UInt8(ascii: "["), UInt8(ascii: self == .in ? "I" : "O")] }
 
     /// `"in"` or `"out"`.
-    public var description: String { rawValue }
+    public var description: String { self == .in ? "in" : "out" }
 }

@@ -1,5 +1,7 @@
-/// The modifier keys held with a key, with the kitty keyboard protocol's bits (xterm's
-/// modifier parameter uses the same first three: 1 + shift 1 + alt 2 + ctrl 4).
+/// The modifier keys held with a key or during a mouse event, with the kitty keyboard
+/// protocol's bits. xterm uses the same first three: its key modifier parameter is 1 + shift 1
+/// + alt 2 + ctrl 4, and a mouse report adds them shifted left by 2 (shift 4, alt 8, control
+/// 16). A mouse report has no Super: a mouse gesture with `.super` throws and sends nothing.
 public struct KeyModifiers: OptionSet, Sendable, Hashable, CustomStringConvertible {
     /// The bits: shift 1, alt 2, ctrl 4, super 8.
     public let rawValue: Int

@@ -19,9 +19,11 @@ extension MouseEvent {
     /// for the wheel, plus 32 for motion (3 + 32 when no button is held), plus 4, 8, 16 for
     /// shift, alt and control (X10 mode sends no modifiers).
     /// - Throws: ``MouseError/reportingOff(gesture:screen:)`` when tracking is off;
+    ///   ``MouseError/superNotReported(gesture:)`` when Super is held;
     ///   ``MouseError/unencodable(position:encoding:limit:)`` when the cell cannot be written.
     package func encoded(tracking: MouseTracking, encoding: MouseEncoding) throws(MouseError) -> [UInt8]? {
         guard tracking != .off else { throw .reportingOff(gesture: "send \(self)", screen: "") }
+        guard !modifiers.contains(.super) else { throw .superNotReported(gesture: "send \(self)") }
         guard let code = buttonCode(tracking: tracking, encoding: encoding) else { return nil }
         // 1-based in the report; checked before adding, so no position can overflow.
         let limit = encoding.coordinateLimit

@@ -41,16 +41,16 @@ public struct MouseEvent: Sendable, Hashable, CustomStringConvertible {
     /// The cell, 0-based.
     public var position: ScreenPosition
     /// The keys held meanwhile.
-    public var modifiers: MouseModifiers
+    public var modifiers: KeyModifiers
 
     /// An event at a 0-based cell.
-    public init(_ action: Action, at position: ScreenPosition, modifiers: MouseModifiers = []) {
+    public init(_ action: Action, at position: ScreenPosition, modifiers: KeyModifiers = []) {
         self.action = action
         self.position = position
         self.modifiers = modifiers
     }
 
-    /// `"press left at row 2, col 4"` (with `" with shift, ctrl"` when keys are held).
+    /// `"press left at row 2, col 4"` (with `" with ctrl-shift"` when keys are held).
     public var description: String {
         "\(action) at \(position)" + (modifiers.isEmpty ? "" : " with \(modifiers)")
     }
@@ -75,29 +75,6 @@ public enum MouseButton: Sendable, Hashable, CaseIterable, CustomStringConvertib
     }
 }
 
-/// The keys held during a mouse event, as xterm reports them (shift 4, alt 8, control 16).
-public struct MouseModifiers: OptionSet, Sendable, Hashable, CustomStringConvertible {
-    /// The bits, in xterm's order: shift 1, alt (meta) 2, control 4 (shifted left by 2 in a report).
-    public let rawValue: Int
-
-    /// Modifiers from xterm's bits.
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    /// Shift.
-    public static let shift = MouseModifiers(rawValue: 1)
-    /// Alt (Meta).
-    public static let alt = MouseModifiers(rawValue: 2)
-    /// Control.
-    public static let control = MouseModifiers(rawValue: 4)
-
-    /// `"shift, alt"`, `"none"`.
-    public var description: String {
-        let names = [(Self.shift, "shift"), (Self.alt, "alt"), (Self.control, "ctrl")]
-            .filter { contains($0.0) }.map(\.1)
-        return names.isEmpty ? "none" : names.joined(separator: ", ")
-    }
-}
-
 /// Why a mouse gesture was not sent. Nothing at all is written to the program when one of
 /// these is thrown.
 public enum MouseError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -116,6 +93,8 @@ public enum MouseError: Error, Sendable, Equatable, CustomStringConvertible {
     case textNotFound(text: String, screen: String)
     /// A count that must be at least 1 (wheel notches) was not.
     case invalidCount(Int)
+    /// The gesture holds Super: xterm's mouse reports carry shift, alt and control only.
+    case superNotReported(gesture: String)
 
     /// A readable explanation, with the screen where there is one.
     public var description: String {
@@ -146,6 +125,8 @@ public enum MouseError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot find \(text.debugDescription) on the screen to point the mouse at it (nothing was sent)"
         case .invalidCount(let count):
             return "A wheel count must be at least 1, not \(count)"
+        case .superNotReported(let gesture):
+            return "Cannot \(gesture): xterm's mouse reports have no Super modifier (only shift, alt and ctrl; nothing was sent)"
         }
     }
 }

@@ -42,12 +42,12 @@ public enum MouseTarget: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Which way the wheel turns.
-public enum ScrollDirection: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum ScrollDirection: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Away from the user: the content moves down, earlier lines show (wheel button 4).
     case up
     /// Towards the user (wheel button 5).
     case down
 
     /// `"up"` or `"down"`.
-    public var description: String { rawValue }
+    public var description: String { self == .up ? "up" : "down" }
 }

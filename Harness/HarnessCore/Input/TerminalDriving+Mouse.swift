@@ -23,7 +23,7 @@ import TerminalEmulator
 extension TerminalDriving {
     /// Presses and releases `button` on the target (X10 mode reports the press only).
     public func click(
-        _ target: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        _ target: MouseTarget, button: MouseButton = .left, modifiers: KeyModifiers = [],
         fileID: StaticString = #fileID, line: UInt = #line
     ) throws {
         try sendGesture("click \(target)", target, fileID: fileID, line: line) { at in
@@ -34,7 +34,7 @@ extension TerminalDriving {
 
     /// Clicks the first cell of the first occurrence of `text` on the screen.
     public func click(
-        text: String, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        text: String, button: MouseButton = .left, modifiers: KeyModifiers = [],
         fileID: StaticString = #fileID, line: UInt = #line
     ) throws {
         try click(.text(text), button: button, modifiers: modifiers, fileID: fileID, line: line)
@@ -42,7 +42,7 @@ extension TerminalDriving {
 
     /// Clicks a 0-based cell.
     public func click(
-        row: Int, col: Int, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        row: Int, col: Int, button: MouseButton = .left, modifiers: KeyModifiers = [],
         fileID: StaticString = #fileID, line: UInt = #line
     ) throws {
         try click(.cell(row: row, col: col), button: button, modifiers: modifiers, fileID: fileID, line: line)
@@ -50,7 +50,7 @@ extension TerminalDriving {
 
     /// Two clicks in one write, so the program sees them well within its double-click interval.
     public func doubleClick(
-        _ target: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        _ target: MouseTarget, button: MouseButton = .left, modifiers: KeyModifiers = [],
         fileID: StaticString = #fileID, line: UInt = #line
     ) throws {
         try sendGesture("double-click \(target)", target, fileID: fileID, line: line) { at in
@@ -64,7 +64,7 @@ extension TerminalDriving {
 
     /// Double-clicks the first cell of the first occurrence of `text`.
     public func doubleClick(
-        text: String, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        text: String, button: MouseButton = .left, modifiers: KeyModifiers = [],
         fileID: StaticString = #fileID, line: UInt = #line
     ) throws {
         try doubleClick(.text(text), button: button, modifiers: modifiers, fileID: fileID, line: line)
@@ -72,7 +72,7 @@ extension TerminalDriving {
 
     /// Double-clicks a 0-based cell.
     public func doubleClick(
-        row: Int, col: Int, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        row: Int, col: Int, button: MouseButton = .left, modifiers: KeyModifiers = [],
         fileID: StaticString = #fileID, line: UInt = #line
     ) throws {
         try doubleClick(.cell(row: row, col: col), button: button, modifiers: modifiers, fileID: fileID, line: line)
@@ -82,7 +82,7 @@ extension TerminalDriving {
     /// 1003; mode 1000 reports only the press and the release) and releases it there.
     /// X10 mode (9) reports no release, so a drag throws there.
     public func drag(
-        from: MouseTarget, to: MouseTarget, button: MouseButton = .left, modifiers: MouseModifiers = [],
+        from: MouseTarget, to: MouseTarget, button: MouseButton = .left, modifiers: KeyModifiers = [],
         fileID: StaticString = #fileID, line: UInt = #line
     ) throws {
         let (modes, screen) = core.modesAndScreen
@@ -100,7 +100,7 @@ extension TerminalDriving {
     /// Moves the pointer onto the target with no button held (reported only in any-event
     /// mode, 1003: in modes 1000 and 1002 it throws and nothing is sent).
     public func hover(
-        _ target: MouseTarget, modifiers: MouseModifiers = [],
+        _ target: MouseTarget, modifiers: KeyModifiers = [],
         fileID: StaticString = #fileID, line: UInt = #line
     ) throws {
         try sendGesture("hover \(target)", target, fileID: fileID, line: line) { at in
@@ -110,7 +110,7 @@ extension TerminalDriving {
 
     /// Turns the wheel `count` notches over the target (not reported in X10 mode).
     public func scroll(
-        _ direction: ScrollDirection, count: Int = 1, at target: MouseTarget, modifiers: MouseModifiers = [],
+        _ direction: ScrollDirection, count: Int = 1, at target: MouseTarget, modifiers: KeyModifiers = [],
         fileID: StaticString = #fileID, line: UInt = #line
     ) throws {
         guard count >= 1 else { throw MouseError.invalidCount(count) }
@@ -148,6 +148,7 @@ extension TerminalDriving {
     private func send(
         _ gesture: String, modes: TerminalModes, fileID: StaticString, line: UInt, events: [(MouseEvent, required: Bool)]
     ) throws {
+        if events.contains(where: { $0.0.modifiers.contains(.super) }) { throw MouseError.superNotReported(gesture: gesture) }
         var bytes: [UInt8] = []
         for (event, required) in events {
             if let encoded = try event.encoded(tracking: modes.mouseTracking, encoding: modes.mouseEncoding) {

@@ -57,11 +57,14 @@ public final class PipedSession: Sendable {
     }
 
     /// One of the program's two outputs.
-    public enum Stream: String, Sendable, Hashable, CaseIterable {
+    public enum Stream: Sendable, Hashable, CaseIterable {
         /// Standard output (descriptor 1).
-        case standardOutput = "stdout"
+        case standardOutput
         /// Standard error (descriptor 2).
-        case standardError = "stderr"
+        case standardError
+
+        /// `stdout` or `stderr`, as traces and artifact files name it.
+        package var name: String { self == .standardOutput ? "stdout" : "stderr" }
     }
 
     /// What to launch and how: the program, its arguments, environment, working directory,

@@ -181,7 +181,7 @@ final class PipedSessionCore: TerminatingCore {
     private func journalDrop(_ stream: PipedSession.Stream) {
         let now = Date()
         journal.record(SessionJournal.Entry(
-            text: "\(stream.rawValue) reached the output limit (\(configuration.outputLimit) bytes): its oldest bytes are dropped",
+            text: "\(stream.name) reached the output limit (\(configuration.outputLimit) bytes): its oldest bytes are dropped",
             file: nil, line: nil, start: now, end: now, problem: nil, screen: nil))
     }
 

@@ -19,11 +19,11 @@ public enum PipedSessionError: Error, Sendable, CustomStringConvertible, SourceL
     /// what it had written so far, escaped (``PrintableBytes``).
     /// `location` is where the wait was written (set by ``PipedSession/waitForExit(timeout:fileID:filePath:line:column:)``).
     case timeout(executable: String, after: Duration, standardOutputTail: String, standardErrorTail: String,
-                 location: SourceCodeLocation? = nil)
+                 location: SourceSite? = nil)
     /// The program exited, but its standard output or error was still open when the wait's time
     /// was up: a process it started (in the background, say) holds the pipe. Reading stops there.
     case outputStillOpen(executable: String, status: ExitStatus, after: Duration,
-                         standardOutputTail: String, standardErrorTail: String, location: SourceCodeLocation? = nil)
+                         standardOutputTail: String, standardErrorTail: String, location: SourceSite? = nil)
 
     /// A readable explanation; waits that ran out of time show the tails of both streams. A
     /// launch that failed is told in the words of the same ``TerminalSessionError``.
@@ -39,7 +39,7 @@ public enum PipedSessionError: Error, Sendable, CustomStringConvertible, SourceL
     /// Where the wait was written, when known (the test framework glue records the failure there).
     public var failureSite: SourceSite? {
         switch self {
-        case .timeout(_, _, _, _, let location), .outputStillOpen(_, _, _, _, _, let location): location?.site
+        case .timeout(_, _, _, _, let location), .outputStillOpen(_, _, _, _, _, let location): location
         default: nil
         }
     }
@@ -48,10 +48,10 @@ public enum PipedSessionError: Error, Sendable, CustomStringConvertible, SourceL
     func at(_ location: SourceCodeLocation) -> PipedSessionError {
         switch self {
         case .timeout(let executable, let after, let output, let error, nil):
-            .timeout(executable: executable, after: after, standardOutputTail: output, standardErrorTail: error, location: location)
+            .timeout(executable: executable, after: after, standardOutputTail: output, standardErrorTail: error, location: location.site)
         case .outputStillOpen(let executable, let status, let after, let output, let error, nil):
             .outputStillOpen(executable: executable, status: status, after: after, standardOutputTail: output,
-                             standardErrorTail: error, location: location)
+                             standardErrorTail: error, location: location.site)
         default:
             self
         }

@@ -13,7 +13,7 @@ import Foundation
 /// Without `HARNESS_RECORD` the mode is `missing`, or `never` when `CI` is set or under Bazel
 /// (`TEST_SRCDIR` set: a Bazel test reads its files from a read-only tree), so a CI run never
 /// passes by recording.
-public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConvertible {
+public enum SnapshotRecordMode: Sendable, CaseIterable, CustomStringConvertible {
     /// Record references that do not exist yet (the default on a developer's machine).
     case missing
     /// Record every snapshot, overwriting the references; every assertion fails so that the
@@ -34,7 +34,7 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConv
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(SnapshotError) -> SnapshotRecordMode {
         if let value = environment[environmentVariable], !value.isEmpty {
-            guard let mode = SnapshotRecordMode(rawValue: value.lowercased()) else {
+            guard let mode = SnapshotRecordMode(named: value) else {
                 throw SnapshotError.invalidRecordMode(value)
             }
             return mode
@@ -47,8 +47,21 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConv
     /// The variable Bazel sets for every test it runs (the runfiles' root).
     package static let bazelTestVariable = "TEST_SRCDIR"
 
+    /// The mode `name` spells (`missing`, `all`, `failed`, `never`, in any case), or nil.
+    package init?(named name: String) {
+        guard let mode = Self.allCases.first(where: { $0.description == name.lowercased() }) else { return nil }
+        self = mode
+    }
+
     /// The mode's name, as `HARNESS_RECORD` spells it.
-    public var description: String { rawValue }
+    public var description: String {
+        switch self {
+        case .missing: "missing"
+        case .all: "all"
+        case .failed: "failed"
+        case .never: "never"
+        }
+    }
 
     /// Whether a missing reference is written.
     var recordsMissing: Bool { self != .never }

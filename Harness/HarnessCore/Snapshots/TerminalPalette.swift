@@ -59,5 +59,5 @@ public struct TerminalPalette: Sendable, Hashable {
     }
 
     /// `#rrggbb` in lowercase hex.
-    public static func hex(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> String { TerminalColor.hex(r, g, b) }
+    package static func hex(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> String { TerminalColor.hex(r, g, b) }
 }

@@ -22,7 +22,7 @@ public struct WaitFailure: Sendable {
     /// The end of the printed text after the output cursor (what an output wait could match).
     public var output: String
     /// Where the wait was written (set by the public waits; nil inside the core).
-    public var location: SourceCodeLocation?
+    package var location: SourceCodeLocation?
 
     /// What was awaited, with the near miss's first line: `the title "x"; the title is "y"`.
     package var awaitedAndMiss: String {

@@ -57,7 +57,7 @@ struct FlowSuite: SuiteSource {
         let timeout = try parsed.duration("timeout", example: "500ms, 5s, 1.5s, 2m") ?? .seconds(10)
         var record: SnapshotRecordMode?
         if let text = parsed.value("record") {
-            guard let mode = SnapshotRecordMode(rawValue: text.lowercased()) else {
+            guard let mode = SnapshotRecordMode(named: text) else {
                 throw CommandError.usage("--record \(text.debugDescription): expected missing, failed, all or never")
             }
             record = mode

@@ -21,11 +21,20 @@ extension FlowParser.LineParser {
         }
     }
 
-    /// One of a fixed set of bare words (`in`/`out`, `up`/`down`), as the value it names.
+    /// One of a fixed set of bare words (`arguments`/`environment`), as the value it names.
     func choice<Choice: RawRepresentable>(_ expected: String) throws(FlowParseError) -> Choice
     where Choice.RawValue == String {
+        try choice(expected, named: Choice.init(rawValue:))
+    }
+
+    /// One of a fixed set of bare words (`in`/`out`, `up`/`down`), as the case it describes.
+    func choice<Choice: CaseIterable & CustomStringConvertible>(_ expected: String) throws(FlowParseError) -> Choice {
+        try choice(expected) { word in Choice.allCases.first { $0.description == word } }
+    }
+
+    private func choice<Choice>(_ expected: String, named: (String) -> Choice?) throws(FlowParseError) -> Choice {
         let argument = try argument(expected)
-        guard !argument.quoted, let choice = Choice(rawValue: argument.text) else {
+        guard !argument.quoted, let choice = named(argument.text) else {
             throw scanner.error(.unexpectedArgument(argument.text, expected: expected), column: argument.column)
         }
         return choice
