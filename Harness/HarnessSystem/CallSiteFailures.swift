@@ -72,7 +72,7 @@ extension CallSiteFailures {
 
 /// What the test framework glue does with a failure that escapes a call a test wrote
 /// (``CallSiteFailures``).
-package protocol CallSiteFailureRecording {
+package protocol CallSiteFailureRecording: SendableMetatype {
     /// Records `error` at its ``SourceLocatedError/failureSite`` when a test runs and nothing
     /// else reports it, and returns the error to throw instead (one the test framework does not
     /// record again); nil to throw `error` itself.

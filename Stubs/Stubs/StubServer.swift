@@ -72,7 +72,7 @@ public final class StubServer: Sendable {
     /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.
     public let baseURL: URL
     let core: StubServerCore
-    private let driver: ConnectionDriver
+    let driver: ConnectionDriver
     private let stopFlag = Locked(false)
 
     /// Starts listening on `host`:`port` (0 picks a free port) and serving at once.
@@ -150,6 +150,13 @@ public final class StubServer: Sendable {
     /// How many requests were received and are not answered in full yet: a delayed answer
     /// counts until its last byte is sent, a hang does not (nothing will answer it).
     public var pendingAnswerCount: Int { driver.pendingAnswers.value }
+
+    /// ``pendingAnswerCount`` plus the requests begun and not complete, after the server read
+    /// what its clients sent so far (it accepts the connections waiting and reads every idle
+    /// one first). A client that is asleep sent all it will: what it sent counts.
+    public func pendingAnswerCountAfterReading() async -> Int {
+        await driver.pendingAnswersAfterReading()
+    }
 
     /// Returns once no answer is pending (``pendingAnswerCount`` is 0; at once when it is), or
     /// when the task is cancelled. Event driven: the server's loop wakes it.

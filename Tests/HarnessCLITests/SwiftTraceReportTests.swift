@@ -25,7 +25,7 @@ import Stubs
     func runFailingSwiftSteps(artifacts: String) async throws -> (outcome: StepEngine.Outcome, line: Int) {
         let server = try StubServer()
         defer { server.stop() }
-        try server.stub(.get("/todos"), .text("database down", status: 500))
+        server.stub(.get("/todos"), .text("database down", status: 500))
         let app = try await launchTodo(on: server)
         defer { app.close(failed: false) }
         let failingLine = #line + 4
@@ -81,7 +81,7 @@ import Stubs
         let server = try StubServer()
         defer { server.stop() }
         let todos = (1...20).map { #"{"userId": 1, "id": \#($0), "title": "todo number \#($0) of twenty", "completed": false}"# }
-        try server.stub(.get("/todos"), .json(text: "[" + todos.joined(separator: ", ") + "]"))
+        server.stub(.get("/todos"), .json(text: "[" + todos.joined(separator: ", ") + "]"))
         let app = try await launchTodo(on: server)
         defer { app.close(failed: false) }
         let recorder = FlowTraceRecorder()

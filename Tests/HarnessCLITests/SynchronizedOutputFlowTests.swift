@@ -55,7 +55,7 @@ import Harness
         #expect(trace.messages.filter { $0.kind == .terminal }.map(\.value) == [Self.notice])
 
         // The trace of a whole `with` (the session journal's report) has it as well.
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             SessionTraceReport.write(name: "Sync/test()", filePath: "\(#filePath)", app: app, startDate: Date(),
                                      failure: nil, folder: folder.path)
             let report = try RunReportWriter.read(folder: folder.path)

@@ -50,7 +50,7 @@ extension DeliberateFailureTests {
     /// the session's screen and recording are attached.
     @Test func aFailedSessionWait() async throws {
         let configuration = shell("printf 'deliberate screen\\n'", size: TerminalSize(cols: 40, rows: 5))
-        try await TerminalSession.withSession(configuration) { session in
+        _ = try await TerminalSession.withSession(configuration) { session in
             try await session.waitFor(text: "a line the program never printed")  // the failed wait of aFailedSessionWait
         }
     }

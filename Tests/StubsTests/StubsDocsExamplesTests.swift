@@ -56,7 +56,7 @@ import TestSupport
     /// The refusals shown under "Body files" are what the reader says (with the docs' folders).
     @Test func theBodyFileRefusalsAreTheReadersWords() async throws {
         let documented = try #require(try Self.blocks("").first { $0.heading == "Body files" })
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             try writeFile("secret", at: "secret.txt", in: folder.path)
             let file = try writeFile(
                 #"{"mappings": [{"request": {}, "response": {"bodyFile": "/etc/passwd"}}, "#

@@ -112,6 +112,7 @@ extension TerminalDriving {
     /// the Swift waits above and the flow steps `expect-title` and `expect-clipboard`: exact text
     /// or a regex (matched as the screen's lines are, giving up at the wait's deadline). Its
     /// failure's ``WaitFailure/nearMiss`` says what the checked screen reported instead.
+    @discardableResult
     package func waitFor(
         _ value: ReportedValue, _ pattern: ReportedValue.Pattern, timeout: Duration?, location: SourceCodeLocation
     ) async throws -> ScreenSnapshot {

@@ -60,7 +60,7 @@ extension FlowRun {
             // The last screen is judged once more: a regex whose matching was cut off at the
             // end of `duration` (the same instant as the wait's end, whichever the loop saw
             // first) counts as shown, so an undecided check never passes.
-            guard shows(try session.screen) else { return }
+            guard shows(session.screen) else { return }
         }
         throw FlowStepFailure("the screen showed it\(place) during the \(FlowDurationParser.format(duration)) it must not")
     }

@@ -32,21 +32,24 @@ extension FlowRun {
         return (screen, render(screen) != expected)
     }
 
-    /// The screen once nothing can change it without the flow: no request to the flow's stub
-    /// server (`server`) is waiting for its answer (a `delay` is under way), then none of the program's
-    /// processes is running or runnable (`/proc` on Linux: a program computing silently is not
-    /// done), and the program wrote nothing for ``snapshotSettle``. Each is evidence, checked in
-    /// that order after a quiet period; a pending answer is awaited (the server says when the
-    /// last is sent), a busy process gets another quiet period. Nil when the task is cancelled
-    /// or a wait ends otherwise; the snapshot's own wait, with the step's timeout, bounds it.
+    /// The screen once nothing can change it without the flow: the program wrote nothing for
+    /// ``snapshotSettle``, none of its processes is running or runnable (`/proc` on Linux: a
+    /// program computing silently is not done), and then no request to the flow's stub server
+    /// (`server`) is waiting for its answer (a `delay` is under way) or half sent. Each is
+    /// evidence, checked in that order after a quiet period: the processes first, because once
+    /// they sleep whatever they sent is in the kernel's buffers, and the server reads it before
+    /// it counts (a request sent just before the check, not read yet, counts). A busy process
+    /// gets another quiet period; a pending answer is awaited (the server says when the last is
+    /// sent), then another quiet period. Nil when the task is cancelled or a wait ends
+    /// otherwise; the snapshot's own wait, with the step's timeout, bounds it.
     static func settledScreen(_ session: TerminalSession, server: (any FlowStubServer)?, limit: Duration) async -> ScreenSnapshot? {
         while !Task.isCancelled {
             guard let screen = try? await session.waitUntilStable(quietFor: Self.snapshotSettle, timeout: limit) else { return nil }
-            if let server, server.pendingAnswerCount > 0 {
+            if session.exitStatus == nil, !Posix.busyMembers(ofSession: session.pid).isEmpty { continue }
+            if let server, await server.pendingAnswerCountAfterReading() > 0 {
                 await server.waitUntilNoPendingAnswer()
                 continue
             }
-            if session.exitStatus == nil, !Posix.busyMembers(ofSession: session.pid).isEmpty { continue }
             return screen
         }
         return nil

@@ -19,9 +19,10 @@ public protocol FlowStubServer: RequestJournal {
     /// closest routes with how they differ. Empty when every request matched.
     var unmatchedRequestLines: [String] { get }
 
-    /// How many requests were received and are not answered in full yet (a delayed answer
-    /// counts until it is sent; a hang does not): while one is, the screen has not settled.
-    var pendingAnswerCount: Int { get }
+    /// How many requests are not answered in full yet (a delayed answer counts until it is
+    /// sent; a hang does not; one begun and not complete counts), after the server read what its
+    /// clients sent so far: while one is, the screen has not settled.
+    func pendingAnswerCountAfterReading() async -> Int
 
     /// Returns once no answer is pending, or when the task is cancelled; event driven.
     func waitUntilNoPendingAnswer() async

@@ -124,6 +124,28 @@ final class ConnectionDriver: Sendable {
         await BlockingWorker.shared.run { Posix.waitForSpawnsInFlight() }
     }
 
+    /// The requests not answered in full (as ``pendingAnswers`` counts them) and those begun but
+    /// not complete, counted after reading what clients sent so far: the connections waiting
+    /// in the listener's backlog are accepted and every idle one is read, on the loop, now.
+    /// For a caller that knows its client is asleep, so that whatever the client sent is in the
+    /// kernel's buffers: without the read, a request sent just before would not count yet.
+    func pendingAnswersAfterReading() async -> Int {
+        await loop.submit { [self] in countPendingAfterReading() }
+    }
+
+    /// ``pendingAnswersAfterReading()`` on the loop.
+    func countPendingAfterReading() -> Int {
+        guard !isStopped else { return 0 }
+        if accepting { acceptConnections() }
+        for (id, connection) in connections where connection.phase == .idle {
+            connectionReady(id, .readable)
+        }
+        let begun = connections.values.filter {
+            $0.phase == .idle && ($0.parser.isMidRequest || !$0.input.isEmpty)
+        }.count
+        return pendingAnswers.value + begun
+    }
+
     // MARK: - The listener
 
     private func listenerReady() {
