@@ -49,6 +49,26 @@ import TestSupport
         #expect(await EventLoop.shared.submit { Array(server.core.state.value.matchCounts.values) } == [1])
     }
 
+    @Test func aRequestClearedWhileItHungIsNotJournaledAgainWhenReleased() async throws {
+        let server = try StubServer()
+        defer { server.stop() }
+        server.stub(.get("/slow"), .hang, id: "slow")
+        server.stub(.get("/slow"), .text("late"), priority: 9)  // answers it once the hang is removed
+        server.stub(.get("/fast"), .text("ok"))
+        let hanging = try RawClient(server)
+        defer { hanging.close() }
+        try hanging.send("GET /slow HTTP/1.1\r\n\r\n")
+        _ = try await server.waitForRequest(matching: .get("/slow"), timeout: mustSucceedTimeout)
+        server.clearRequests()
+        let client = try RawClient(server)
+        defer { client.close() }
+        try client.send("GET /fast HTTP/1.1\r\n\r\n")  // numbered 1, as the hanging one was
+        #expect(try client.readResponse().status == 200)
+        server.remove("slow")
+        #expect(try hanging.readResponse().status == 200, "released: answered by the stub left")
+        #expect(server.requests.map(\.path) == ["/fast"])
+    }
+
     @Test func stopCalledOnTheLoopClosesAHangingConnectionAndFailsAPendingWait() async throws {
         let server = try StubServer()
         server.stub(.get("/hang"), .hang)

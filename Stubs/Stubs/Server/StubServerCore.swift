@@ -87,9 +87,9 @@ final class StubServerCore: RequestHandling, Sendable {
         let (entry, behaviour, matches) = match(recorded)
         let updated = recorded.answered(by: entry?.id, sequenceNumber: recorded.sequenceNumber)
         published.withLock { published in
-            // Not when the journal was cleared since (a later request may have its number).
+            // Unless the journal was cleared since: a later request may have its number.
             if let index = published.journal.firstIndex(where: { $0.sequenceNumber == recorded.sequenceNumber }),
-               published.journal[index].receivedAt == recorded.receivedAt {
+               published.journal[index] == recorded {
                 published.journal[index] = updated
             }
             if let entry { published.matchCounts[entry.order] = matches }
