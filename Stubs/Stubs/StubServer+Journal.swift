@@ -4,7 +4,7 @@ import HarnessSystem
 extension StubServer {
     /// Every request received since start or the last `clearRequests()`/`reset()`, oldest first.
     /// Admin API requests are not journaled.
-    public var requests: [RecordedRequest] { core.state.withLock { $0.journal } }
+    public var requests: [RecordedRequest] { core.journal }
 
     /// The journaled requests matching `pattern`, oldest first.
     public func requests(matching pattern: RequestPattern) -> [RecordedRequest] {
@@ -19,7 +19,7 @@ extension StubServer {
 
     /// The near-miss report for `request` against the current stubs (what an unmatched request gets).
     public func nearMissReport(for request: RecordedRequest) -> NearMissReport {
-        core.state.withLock { $0.registry.nearMissReport(for: request) }
+        core.nearMissReport(for: request)
     }
 
     /// The failure of a verification, or nil when the journal satisfies it. Pure: no side effect.

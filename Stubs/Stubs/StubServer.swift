@@ -12,9 +12,11 @@ import HarnessSystem
 /// try server.verify(.get("/todos"), count: .exactly(2))
 /// ```
 ///
-/// Safe to use from many threads and tasks at once: all state sits behind one lock and the
-/// connections are served with non-blocking sockets on the process's one event loop, which
-/// every server shares (a server starts no thread).
+/// Safe to use from many threads and tasks at once: the connections are served with
+/// non-blocking sockets on the process's one event loop, which every server shares (a server
+/// starts no thread); the loop matches each request against the stubs defined when it arrives
+/// and journals it before answering, so `requests` and `verify` see a request once its answer
+/// started.
 ///
 /// Stub selection: among matching stubs with uses left, the lowest `priority` number wins
 /// (1 beats 5, like WireMock; the default is 5); among equal priorities the stub added last wins.
@@ -244,13 +246,6 @@ public final class StubServer: Sendable {
 
     /// The registered stubs, in the order they were added (used-up stubs included until removed).
     public var stubs: [StubSummary] {
-        core.state.withLock { state in
-            state.registry.entries.map {
-                StubSummary(
-                    id: $0.id, pattern: $0.pattern, behaviour: $0.behaviour, priority: $0.priority,
-                    remainingUses: $0.remainingUses, matchCount: $0.matchCount
-                )
-            }
-        }
+        core.summaries
     }
 }

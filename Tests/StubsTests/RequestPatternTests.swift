@@ -84,24 +84,26 @@ import Testing
         #expect(count.isSatisfied(by: actual) == satisfied)
     }
 
-    @Test func registryPrefersLowerPriorityThenLatest() {
+    @Test func registryPrefersLowerPriorityThenLatest() throws {
         var registry = StubRegistry()
         let request = RecordedRequest(method: "GET", target: "/todos")
         registry.add(id: "old", pattern: .get("/todos"), behaviour: .hang, priority: 5, uses: nil)
         registry.add(id: "new", pattern: .any, behaviour: .hang, priority: 5, uses: nil)
-        #expect(registry.match(request)?.0 == "new")
+        #expect(registry.match(request, matchCounts: [:])?.id == "new")
         registry.add(id: "important", pattern: .get("/todos"), behaviour: .hang, priority: 1, uses: 1)
         registry.add(id: "newest-but-low", pattern: .get("/todos"), behaviour: .hang, priority: 9, uses: nil)
-        #expect(registry.match(request)?.0 == "important")
-        #expect(registry.match(request)?.0 == "new", "the one-use stub is used up")
+        let important = try #require(registry.match(request, matchCounts: [:]))
+        #expect(important.id == "important")
+        #expect(registry.match(request, matchCounts: [important.order: 1])?.id == "new", "the one-use stub is used up")
     }
 
     @Test func sequencesRepeatTheLastStep() {
         var registry = StubRegistry()
         let request = RecordedRequest(method: "GET", target: "/")
         registry.add(id: "s", pattern: .any, behaviour: .sequence([.status(500), .status(503), .status(200)]), priority: 5, uses: nil)
-        let statuses = (0..<5).map { _ -> Int in
-            guard case .respond(let response) = registry.match(request)!.1.kind else { return -1 }
+        let statuses = (0..<5).map { matches -> Int in
+            guard case .respond(let response) = registry.match(request, matchCounts: [1: matches])!.behaviour.resolved(forMatch: matches).kind
+            else { return -1 }
             return response.status
         }
         #expect(statuses == [500, 503, 200, 200, 200])

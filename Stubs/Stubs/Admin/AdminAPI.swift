@@ -14,15 +14,7 @@ enum AdminAPI {
         let method = request.method.uppercased()
         switch (method, path) {
         case ("GET", "/__admin/mappings"):
-            let summaries = core.state.withLock { state in
-                state.registry.entries.map {
-                    StubSummary(
-                        id: $0.id, pattern: $0.pattern, behaviour: $0.behaviour, priority: $0.priority,
-                        remainingUses: $0.remainingUses, matchCount: $0.matchCount
-                    )
-                }
-            }
-            return json(["mappings": .array(summaries.map(MappingWriter.json))])
+            return json(["mappings": .array(core.summaries.map(MappingWriter.json))])
         case ("POST", "/__admin/mappings"):
             do {
                 let mappings = try StubMappingFile.parseAdminMappings(request.body, filesDirectory: core.options.filesDirectory)
@@ -44,7 +36,7 @@ enum AdminAPI {
         case ("POST", "/__admin/reset"):
             core.removeAllStubs()
             core.clearJournal()
-            let initial = core.state.withLock { $0.initialMappings }
+            let initial = core.initialMappings
             for mapping in initial {
                 core.addStub(
                     id: mapping.id, pattern: mapping.pattern, behaviour: mapping.behaviour,
@@ -53,8 +45,7 @@ enum AdminAPI {
             }
             return json(["reset": .bool(true), "mappings": .number(Double(initial.count))])
         case ("GET", "/__admin/requests"):
-            let journal = core.state.withLock { $0.journal }
-            return json(["requests": .array(journal.map(MappingWriter.json))])
+            return json(["requests": .array(core.journal.map(MappingWriter.json))])
         case ("DELETE", "/__admin/requests"):
             core.clearJournal()
             return json(["cleared": .bool(true)])
@@ -67,15 +58,7 @@ enum AdminAPI {
                         ? json(["removed": .string(id.rawValue)])
                         : json(["error": .string("no stub with id \(id)")], status: 404)
                 case "GET":
-                    let summary = core.state.withLock { state in
-                        state.registry.entries.first { $0.id == id }.map {
-                            StubSummary(
-                                id: $0.id, pattern: $0.pattern, behaviour: $0.behaviour, priority: $0.priority,
-                                remainingUses: $0.remainingUses, matchCount: $0.matchCount
-                            )
-                        }
-                    }
-                    return summary.map { json(MappingWriter.json($0)) }
+                    return core.summaries.first { $0.id == id }.map { json(MappingWriter.json($0)) }
                         ?? json(["error": .string("no stub with id \(id)")], status: 404)
                 default:
                     return json(["error": .string("\(method) is not allowed on \(path)")], status: 405)

@@ -35,7 +35,7 @@ extension StubServer {
 
     /// Registers `mappings` and makes them what `POST /__admin/reset` restores.
     public func loadMappings(_ mappings: [StubMapping]) {
-        core.state.withLock { $0.initialMappings = mappings }
+        core.setInitialMappings(mappings)
         for mapping in mappings { stub(mapping) }
     }
 }
