@@ -62,7 +62,7 @@ import HarnessSystem
 
         // The flow: the program's reports arrived, then the wait that fails.
         let outcome = try await fixture.run(
-            ["app /bin/sh \(program)", "launch", #"expect-clipboard "copy""#, row.flow].joined(separator: "\n"))
+            ["app /bin/sh \(program)", "launch", #"expect-clipboard "copy" within 60s"#, row.flow].joined(separator: "\n"))
         let flowLine = row.flow.split(separator: "\n").last.map(String.init) ?? row.flow
         let flowMessage = failure(of: outcome)?.message
         let flowProblem = flowMessage?.split(separator: "\n").first.map { line in
@@ -72,6 +72,7 @@ import HarnessSystem
         // The same wait in Swift, its failure read from the error (nothing records it here).
         var configuration = TerminalSession.Configuration(executable: "/bin/sh", arguments: [program])
         configuration.environment = testEnvironment
+        configuration.defaultTimeout = mustSucceedTimeout
         let session = try TerminalSession.launch(configuration)
         defer { _ = session.terminate() }
         try await session.waitFor(clipboard: "copy")

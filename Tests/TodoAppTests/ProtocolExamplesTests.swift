@@ -2,6 +2,7 @@ import Foundation
 import Harness
 import HarnessWire
 import Testing
+import TestSupport
 
 /// docs/PROTOCOL.md's example calls, made to the real sample app over the bridge: each `call`
 /// line of the example block must get exactly the `reply` line that follows it.
@@ -40,6 +41,7 @@ import Testing
         var launch = AppLaunch(executable: try BuildProducts.executable(named: "todo").path)
         launch.launchProtocol = .bridge
         launch.unsetEnvironment = ["NO_COLOR"]
+        launch.defaultTimeout = mustSucceedTimeout
         try await TerminalApp.with(launch) { app in
             let bridge = try app.bridge
             for (call, reply) in pairs {
